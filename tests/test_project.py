@@ -1,0 +1,42 @@
+"""The repository's own promises: one dependency list, and the README's two commands."""
+
+import pathlib
+import re
+import tomllib
+
+import yaml
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def test_environment_yml_installs_the_package_from_pyproject_and_lists_nothing_else():
+    env = yaml.safe_load((ROOT / "environment.yml").read_text())
+    conda = [d for d in env["dependencies"] if isinstance(d, str)]
+    pip = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict))
+    assert sorted(re.split("[=<>]", d)[0] for d in conda) == ["pip", "python"]
+    assert len(pip) == 1 and pip[0].startswith("-e .[")
+    extras = pip[0][len("-e .["):-1].split(",")
+    assert set(extras) <= set(PYPROJECT["project"]["optional-dependencies"])
+
+
+def test_environment_python_satisfies_requires_python():
+    env = yaml.safe_load((ROOT / "environment.yml").read_text())
+    python = next(d for d in env["dependencies"] if isinstance(d, str) and d.startswith("python"))
+    minor = int(python.split("=")[1].split(".")[1])
+    floor = int(PYPROJECT["project"]["requires-python"].split(".")[1])
+    assert minor >= floor
+
+
+def test_tensorflow_is_not_pinned_above_what_colab_tpu_runtimes_offer():
+    tf_spec = next(d for d in PYPROJECT["project"]["dependencies"] if d.startswith("tensorflow>"))
+    assert "==" not in tf_spec and "<" not in tf_spec
+    assert any(d.startswith("keras>=3.1") for d in PYPROJECT["project"]["dependencies"])
+    assert any(d.startswith("importlib_resources") for d in PYPROJECT["project"]["dependencies"])
+
+
+def test_readme_gives_the_two_commands_and_ci_runs_the_test_one():
+    readme = (ROOT / "README.md").read_text()
+    assert "make demo" in readme and "make test" in readme
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert re.search(r"^make test$", ci, re.M)

@@ -1,0 +1,67 @@
+import json
+import dataclasses
+import time
+
+import keras
+import numpy as np
+import pytest
+
+from tfdist_edu import timing
+
+
+def _run(name, epochs, examples=1000, **kw):
+    return timing.RunTiming(name=name, epoch_seconds=epochs, examples_per_epoch=examples,
+                            hardware="2 CPU cores", data="synthetic", **kw)
+
+
+def test_timer_records_each_lap():
+    timer = timing.Timer()
+    for _ in range(2):
+        with timer:
+            time.sleep(0.01)
+    assert len(timer.times) == 2 and timer.sum() >= 0.02
+
+
+def test_steady_state_leaves_out_the_tracing_epoch():
+    run = _run("a", [5.0, 1.0, 1.2, 1.1], steps_per_epoch=10)
+    assert run.first_epoch_s == 5.0
+    assert run.steady_epoch_s == pytest.approx(1.1)
+    assert run.examples_per_s == pytest.approx(1000 / 1.1)
+    assert run.steady_step_s == pytest.approx(0.11)
+
+
+def test_single_epoch_run_uses_that_epoch():
+    assert _run("a", [2.0]).steady_epoch_s == 2.0
+
+
+def test_run_timing_is_json_serialisable():
+    run = _run("a", [1.0], history={"loss": [0.5]})
+    assert json.loads(json.dumps(dataclasses.asdict(run)))["history"]["loss"] == [0.5]
+
+
+def test_callback_times_every_epoch_of_fit_and_keeps_metrics():
+    model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(2)])
+    model.compile("sgd", keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+                  metrics=["accuracy"])
+    run = timing.RunTiming(name="fit")
+    x, y = np.random.rand(64, 4).astype("float32"), np.random.randint(0, 2, 64)
+    model.fit(x, y, batch_size=16, epochs=3, verbose=0, callbacks=[timing.TimingCallback(run)])
+    assert len(run.epoch_seconds) == 3 and all(t > 0 for t in run.epoch_seconds)
+    assert len(run.history["loss"]) == 3 and "accuracy" in run.history
+    assert run.steps_per_epoch == 4
+
+
+def test_epoch_context_manager_appends_one_time():
+    run = timing.RunTiming(name="ctl")
+    with timing.epoch(run):
+        time.sleep(0.01)
+    assert len(run.epoch_seconds) == 1 and run.epoch_seconds[0] >= 0.01
+
+
+def test_compare_reports_speedup_against_the_baseline_and_labels_the_source():
+    table = timing.compare([_run("default", [3, 1.0]), _run("mirrored", [4, 2.0])])
+    assert table.speedup("mirrored") == pytest.approx(0.5)
+    text = str(table)
+    assert "0.50x" in text and "measured on 2 CPU cores | synthetic" in text
+    assert "<table>" in table._repr_html_()
+    assert [row["run"] for row in table.rows] == ["default", "mirrored"]

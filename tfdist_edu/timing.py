@@ -1,0 +1,183 @@
+"""Measuring training runs: a stopwatch, a Keras callback, and a side-by-side table.
+
+Every timing a lesson shows comes from a ``RunTiming`` filled in by the run that printed it,
+labelled with the hardware and the data it ran on.
+"""
+
+import contextlib
+import dataclasses
+import html
+import statistics
+import time
+
+import keras
+
+
+class Timer:
+    """A stopwatch that keeps every lap: ``start()``, ``stop()`` -> seconds, ``times``, ``sum()``."""
+
+    def __init__(self):
+        self.times = []
+        self._tic = None
+
+    def start(self):
+        self._tic = time.perf_counter()
+
+    def stop(self):
+        """Stop the running lap, record it and return its length in seconds."""
+        self.times.append(time.perf_counter() - self._tic)
+        return self.times[-1]
+
+    def sum(self):
+        return sum(self.times)
+
+    def __enter__(self):
+        self.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+@dataclasses.dataclass
+class RunTiming:
+    """The wall-clock record of one training run, JSON-able with ``dataclasses.asdict``.
+
+    Epoch 0 includes tracing and graph building; ``steady_epoch_s`` and ``examples_per_s``
+    leave it out whenever there is a later epoch to use instead.
+    """
+
+    name: str
+    strategy: str = ""
+    replicas: int = 1
+    global_batch: int = 0
+    epoch_seconds: list = dataclasses.field(default_factory=list)
+    examples_per_epoch: int = 0
+    steps_per_epoch: int = 0
+    hardware: str = ""
+    data: str = ""
+    history: dict = dataclasses.field(default_factory=dict)
+
+    @property
+    def first_epoch_s(self):
+        return self.epoch_seconds[0] if self.epoch_seconds else float("nan")
+
+    @property
+    def steady_epoch_s(self):
+        """Median epoch time after the first (the first one alone if there is no other)."""
+        later = self.epoch_seconds[1:] or self.epoch_seconds
+        return statistics.median(later) if later else float("nan")
+
+    @property
+    def steady_step_s(self):
+        """Mean wall time of one training step in the steady state."""
+        return self.steady_epoch_s / self.steps_per_epoch if self.steps_per_epoch else float("nan")
+
+    @property
+    def examples_per_s(self):
+        """Steady-state throughput in examples per second."""
+        return self.examples_per_epoch / self.steady_epoch_s
+
+    def final(self, metric):
+        """The last epoch's value of ``metric`` (e.g. "val_accuracy"), or None."""
+        values = self.history.get(metric)
+        return values[-1] if values else None
+
+
+class TimingCallback(keras.callbacks.Callback):
+    """A Keras callback that times each epoch of ``Model.fit`` into a ``RunTiming``.
+
+    Pass it to ``fit(callbacks=[...])``; afterwards ``callback.run`` holds the epoch times and
+    the per-epoch metrics Keras reported.
+    """
+
+    def __init__(self, run):
+        super().__init__()
+        self.run = run
+        self._timer = Timer()
+
+    def on_epoch_begin(self, epoch, logs=None):
+        self._timer.start()
+
+    def on_epoch_end(self, epoch, logs=None):
+        self.run.epoch_seconds.append(self._timer.stop())
+        self.run.steps_per_epoch = self.params.get("steps") or self.run.steps_per_epoch
+        for key, value in (logs or {}).items():
+            self.run.history.setdefault(key, []).append(float(value))
+
+
+@contextlib.contextmanager
+def epoch(run):
+    """Time one epoch of a custom loop into ``run``: ``with timing.epoch(run): ...``."""
+    timer = Timer()
+    timer.start()
+    yield
+    run.epoch_seconds.append(timer.stop())
+
+
+_COLUMNS = (
+    ("run", lambda r: r.name),
+    ("replicas", lambda r: r.replicas),
+    ("global batch", lambda r: r.global_batch),
+    ("first epoch (s)", lambda r: f"{r.first_epoch_s:.2f}"),
+    ("steady epoch (s)", lambda r: f"{r.steady_epoch_s:.2f}"),
+    ("step (ms)", lambda r: f"{1000 * r.steady_step_s:.1f}"),
+    ("examples/s", lambda r: f"{r.examples_per_s:,.0f}"),
+    ("final val acc", lambda r: _percent(r.final("val_accuracy"))),
+)
+
+
+def _percent(value):
+    return "-" if value is None else f"{value:.1%}"
+
+
+class Comparison:
+    """Several ``RunTiming``s side by side; prints as text, renders as HTML in a notebook."""
+
+    def __init__(self, runs, baseline=None):
+        self.runs = list(runs)
+        self.baseline = baseline or self.runs[0].name
+
+    def speedup(self, name):
+        """Steady-state throughput of run ``name`` divided by the baseline's (>1 is faster)."""
+        runs = {r.name: r for r in self.runs}
+        return runs[name].examples_per_s / runs[self.baseline].examples_per_s
+
+    @property
+    def rows(self):
+        """The table as a list of dicts, one per run, including the speed-up vs the baseline."""
+        rows = []
+        for run in self.runs:
+            row = {title: get(run) for title, get in _COLUMNS}
+            row[f"vs {self.baseline}"] = f"{self.speedup(run.name):.2f}x"
+            rows.append(row)
+        return rows
+
+    def labels(self):
+        """The hardware and data the runs came from, one line each without repeats."""
+        seen = dict.fromkeys(f"{r.hardware} | {r.data}" for r in self.runs)
+        return [f"measured on {label}" for label in seen]
+
+    def __str__(self):
+        rows = self.rows
+        headers = list(rows[0])
+        widths = [max(len(h), *(len(str(r[h])) for r in rows)) for h in headers]
+        lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths))]
+        lines.append("  ".join("-" * w for w in widths))
+        lines += ["  ".join(str(r[h]).ljust(w) for h, w in zip(headers, widths)) for r in rows]
+        return "\n".join(lines + self.labels())
+
+    def _repr_html_(self):
+        rows = self.rows
+        head = "".join(f"<th>{html.escape(h)}</th>" for h in rows[0])
+        body = "".join(
+            "<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in r.values()) + "</tr>"
+            for r in rows
+        )
+        notes = "".join(f"<br><small>{html.escape(n)}</small>" for n in self.labels())
+        return f"<table><tr>{head}</tr>{body}</table>{notes}"
+
+
+def compare(runs, baseline=None):
+    """Lay several runs side by side; ``baseline`` names the run speed-ups are relative to."""
+    return Comparison(runs, baseline)
