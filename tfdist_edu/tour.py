@@ -51,7 +51,7 @@ def _train(strategy_name, method, course, epochs, per_replica_batch, hardware_la
     run = timing.RunTiming(
         name=f"{strategy_name} {method}", strategy=strategy_name,
         replicas=strategy.num_replicas_in_sync, global_batch=global_batch,
-        examples_per_epoch=course.num_train, hardware=hardware_label, data=course.describe())
+        examples_per_epoch=course.num_train, hardware=hardware_label, data=course.label)
     print(f"\n== {run.name}: {strategies.describe(strategy)}, global batch {global_batch}",
           flush=True)
     keras.utils.set_random_seed(0)
@@ -61,7 +61,8 @@ def _train(strategy_name, method, course, epochs, per_replica_batch, hardware_la
     if method == "fit":
         model.compile(optimizer, keras.losses.SparseCategoricalCrossentropy(from_logits=True),
                       metrics=["accuracy"])
-        model.fit(train, epochs=epochs, validation_data=test,
+        # shuffle=False: the pipeline already shuffles each epoch (data.batches).
+        model.fit(train, epochs=epochs, validation_data=test, shuffle=False,
                   verbose=1 if sys.stdout.isatty() else 2,
                   callbacks=[timing.TimingCallback(run)])
     else:

@@ -1,0 +1,206 @@
+"""Tests for tfdist_edu.data: choosing a source, the pipelines, and distributing them.
+
+No test reaches the internet: the network probe is pointed at TEST-NET-1 (192.0.2.1, an
+address reserved for documentation that never answers), so "offline" holds on any machine.
+"""
+
+import time
+
+import keras
+import numpy as np
+import pytest
+import tensorflow as tf
+import tensorflow_datasets as tfds
+
+from tfdist_edu import data, models
+
+UNREACHABLE = "192.0.2.1"
+
+
+@pytest.fixture
+def offline(monkeypatch):
+    monkeypatch.setattr(data, "PROBE_HOST", UNREACHABLE)
+
+
+@pytest.fixture
+def online(monkeypatch):
+    """Pretend the network answers; use only with tfds.testing.mock_data (nothing downloads)."""
+    monkeypatch.setattr(data, "network_available", lambda *args, **kwargs: True)
+
+
+def test_an_unknown_dataset_name_lists_the_valid_names():
+    with pytest.raises(ValueError, match="fashion_mnist, svhn"):
+        data.load("mnist", source="synthetic")
+
+
+def test_an_unknown_source_lists_the_valid_sources():
+    with pytest.raises(ValueError, match="auto, tfds, synthetic"):
+        data.load("svhn", source="kaggle")
+
+
+@pytest.mark.parametrize("size", [0, -5, 2.0, True])
+def test_a_bad_split_size_is_refused(size):
+    with pytest.raises(ValueError, match="num_train must be a positive integer"):
+        data.load("svhn", source="synthetic", num_train=size)
+
+
+def test_forced_synthetic_data_is_labelled_synthetic():
+    course = data.load("fashion_mnist", source="synthetic", num_train=64, num_test=32)
+    assert course.source == "synthetic"
+    assert course.describe() == ("Fashion-MNIST: SYNTHETIC stand-in (forced by "
+                                 "source='synthetic'), 64 train / 32 test, 28x28x1, 10 classes")
+
+
+def test_the_environment_variable_forces_the_source(monkeypatch):
+    monkeypatch.setenv("TFDIST_EDU_DATA", "synthetic")
+    course = data.load("svhn", num_train=32, num_test=16)
+    assert course.source == "synthetic" and "TFDIST_EDU_DATA=synthetic" in course.reason
+
+
+@pytest.mark.parametrize("name, shape", [("fashion_mnist", (28, 28, 1)), ("svhn", (32, 32, 3))])
+def test_synthetic_splits_are_float_images_in_unit_range_with_int64_labels(name, shape):
+    course = data.load(name, source="synthetic", num_train=100, num_test=40)
+    assert (course.image_shape, course.num_classes, len(course.class_names)) == (shape, 10, 10)
+    for split, size in ((course.train, 100), (course.test, 40)):
+        images, labels = next(iter(split.batch(1000)))
+        assert images.shape == (size, *shape) and images.dtype == tf.float32
+        assert labels.dtype == tf.int64 and set(labels.numpy()) <= set(range(10))
+        assert 0.0 <= float(tf.reduce_min(images)) and float(tf.reduce_max(images)) <= 1.0
+    assert (course.num_train, course.num_test) == (100, 40)
+
+
+def test_train_and_test_splits_hold_different_images():
+    course = data.load("fashion_mnist", source="synthetic", num_train=50, num_test=50)
+    train, _ = next(iter(course.train.batch(50)))
+    test, _ = next(iter(course.test.batch(50)))
+    assert not np.allclose(train.numpy(), test.numpy())
+
+
+def test_fast_mode_shrinks_the_default_sizes(monkeypatch):
+    monkeypatch.setenv("TFDIST_EDU_FAST", "1")
+    course = data.load("fashion_mnist", source="synthetic")
+    assert (course.num_train, course.num_test) == data.FAST_SIZES
+
+
+def test_network_probe_gives_up_within_its_timeout():
+    start = time.perf_counter()
+    assert data.network_available(host=UNREACHABLE, timeout=0.5) is False
+    assert time.perf_counter() - start < 1.5
+
+
+def test_forced_tfds_offline_fails_fast_with_a_clear_message(offline, tmp_path):
+    start = time.perf_counter()
+    with pytest.raises(data.DataUnavailableError, match="offline.*manual_dir=.*source='synthetic'"):
+        data.load("svhn", source="tfds", data_dir=tmp_path)
+    assert time.perf_counter() - start < 5
+
+
+def test_auto_offline_falls_back_to_synthetic_within_5_seconds(offline, tmp_path, capsys):
+    start = time.perf_counter()
+    course = data.load("fashion_mnist", source="auto", data_dir=tmp_path, num_train=64,
+                       num_test=32)
+    elapsed = time.perf_counter() - start
+    assert course.source == "synthetic" and course.reason.startswith("offline")
+    assert "SYNTHETIC" in capsys.readouterr().out
+    assert elapsed < 5, f"auto fallback took {elapsed:.1f} s"
+
+
+def test_available_source_says_synthetic_and_why_when_offline(offline, tmp_path):
+    assert data.available_source("svhn", data_dir=tmp_path).startswith("synthetic (offline: ")
+
+
+def test_auto_offline_reports_missing_manual_files(offline, tmp_path):
+    (tmp_path / "train_32x32.mat").touch()
+    course = data.load("svhn", source="auto", data_dir=tmp_path, manual_dir=tmp_path,
+                       num_train=8, num_test=8)
+    assert "manual_dir lacks test_32x32.mat, extra_32x32.mat" in course.reason
+
+
+@pytest.mark.parametrize("name, shape", [("fashion_mnist", (28, 28, 1)), ("svhn", (32, 32, 3))])
+def test_tfds_code_path_loads_supervised_splits_scaled_to_unit_range(online, tmp_path, name,
+                                                                     shape):
+    with tfds.testing.mock_data(num_examples=24):
+        course = data.load(name, source="tfds", data_dir=tmp_path)
+    assert course.source == "tfds" and "TFDS" in course.describe()
+    assert (course.num_train, course.num_test) == (24, 24)
+    images, labels = next(iter(course.train.batch(24)))
+    assert images.shape == (24, *shape) and images.dtype == tf.float32
+    assert labels.dtype == tf.int64
+    assert 0.0 <= float(tf.reduce_min(images)) and float(tf.reduce_max(images)) <= 1.0
+
+
+def test_official_files_in_manual_dir_are_used_without_network(offline, tmp_path):
+    for file in ("train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz",
+                 "t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz"):
+        (tmp_path / file).touch()
+    with tfds.testing.mock_data(num_examples=8):
+        course = data.load("fashion_mnist", source="auto", data_dir=tmp_path,
+                           manual_dir=tmp_path)
+    assert course.source == "manual_dir" and "from manual_dir" in course.describe()
+
+
+def test_batches_have_the_global_batch_size_and_a_short_last_batch():
+    ds = tf.data.Dataset.range(10)
+    sizes = [len(b) for b in data.batches(ds, 4, shuffle=False)]
+    assert sizes == [4, 4, 2]
+    assert [len(b) for b in data.batches(ds, 4, drop_remainder=True)] == [4, 4]
+
+
+def test_batches_shuffle_every_epoch_reproducibly_and_keep_every_example():
+    ds = tf.data.Dataset.range(100)
+    pipeline = data.batches(ds, 100, seed=1)
+    first, second = (next(iter(pipeline)).numpy() for _ in range(2))
+    assert sorted(first) == list(range(100)) and not np.array_equal(first, second)
+    np.testing.assert_array_equal(first, next(iter(data.batches(ds, 100, seed=1))).numpy())
+
+
+def test_repeated_batches_run_past_one_epoch():
+    ds = tf.data.Dataset.range(6)
+    assert len(list(data.batches(ds, 4, repeat=True).take(5))) == 5
+
+
+@pytest.mark.parametrize("global_batch", [0, 2.5, True])
+def test_a_bad_global_batch_is_refused(global_batch):
+    with pytest.raises(ValueError, match="global_batch must be a positive integer"):
+        data.batches(tf.data.Dataset.range(4), global_batch)
+
+
+def test_distribute_splits_each_global_batch_across_replicas():
+    strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+    course = data.load("fashion_mnist", source="synthetic", num_train=96, num_test=8)
+    distributed = data.distribute(strategy, data.batches(course.train, 32))
+
+    @tf.function
+    def count(batch):
+        images, labels = batch
+        per_replica = strategy.run(lambda x: tf.shape(x)[0], args=(images,))
+        return strategy.experimental_local_results(per_replica)
+
+    per_replica_sizes = [[int(n) for n in count(batch)] for batch in distributed]
+    assert per_replica_sizes == [[16, 16]] * 3
+
+
+def test_distribute_explains_that_the_dataset_must_be_batched():
+    strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+    course = data.load("svhn", source="synthetic", num_train=8, num_test=8)
+    with pytest.raises(ValueError, match="batches\\(ds, global_batch\\)"):
+        data.distribute(strategy, course.train)
+
+
+@pytest.mark.slow
+def test_fashion_cnn_beats_80_percent_on_synthetic_fashion_mnist():
+    keras.utils.set_random_seed(0)
+    course = data.load("fashion_mnist", source="synthetic", num_train=6000, num_test=1000)
+    model = models.for_data(course)
+    model.compile(optimizer=keras.optimizers.Adam(1e-3), metrics=["accuracy"],
+                  loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    start = time.perf_counter()
+    model.fit(data.batches(course.train, 64), epochs=3, verbose=0)
+    _, accuracy = model.evaluate(data.batches(course.test, 256, shuffle=False), verbose=0)
+    assert accuracy > 0.8
+    assert time.perf_counter() - start < 60
+
+
+def test_short_label_names_the_origin_for_figures():
+    course = data.load("fashion_mnist", source="synthetic", num_train=64, num_test=16)
+    assert course.label == "Fashion-MNIST, SYNTHETIC stand-in, 64 train examples"

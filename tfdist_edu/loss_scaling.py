@@ -1,0 +1,297 @@
+"""The numbers behind the loss-scaling lessons, computed with real TensorFlow calls.
+
+Three small experiments, each returning a record that ``plots`` draws:
+
+- ``loss_scaling_demo`` / ``regularization_demo``: one real batch through a real model under a
+  strategy, with the loss scaled the right way and the wrong way, next to the same model on a
+  single device. Gradients are summed across replicas, as the optimizer does under a strategy.
+- ``metric_pitfall``: why a ``Mean`` metric fed the scaled per-replica losses reports the loss
+  divided by the number of replicas.
+- ``loss_scale_trace``: the dynamic loss scale of a mixed-precision ``LossScaleOptimizer``
+  step by step, with overflowing gradients injected where asked.
+"""
+
+import dataclasses
+
+import keras
+import numpy as np
+import tensorflow as tf
+
+SINGLE_DEVICE = "single device"
+
+
+@dataclasses.dataclass(frozen=True)
+class Case:
+    """What one way of computing the loss gives for one global batch.
+
+    ``code`` is the loss expression each replica computed; ``replica_losses`` holds the loss each replica returned (one entry for the single device),
+    ``total_loss`` their sum (the loss the summed gradients belong to) and ``grad_norm`` the
+    global norm of the gradients after the all-reduce sum, i.e. what the optimizer applies.
+    """
+
+    code: str
+    replica_losses: list
+    total_loss: float
+    grad_norm: float
+
+
+@dataclasses.dataclass(frozen=True)
+class LossScalingResult:
+    """The cases of one experiment, keyed by name, the single-device reference last.
+
+    ``kind`` is "loss" (data loss only) or "regularization" (data loss plus a weight penalty,
+    whose single-device value is ``penalty``). JSON-able with ``dataclasses.asdict``;
+    ``from_dict`` reads it back.
+    """
+
+    kind: str
+    replicas: int
+    global_batch: int
+    cases: dict
+    penalty: float = 0.0
+
+    def ratio(self, name):
+        """Gradient norm of case ``name`` divided by the single-device one (1.0 is right)."""
+        return self.cases[name].grad_norm / self.cases[SINGLE_DEVICE].grad_norm
+
+    @classmethod
+    def from_dict(cls, record):
+        cases = {name: Case(**case) for name, case in record["cases"].items()}
+        return cls(**{**record, "cases": cases})
+
+
+def _data_loss(per_example, global_batch):
+    return tf.nn.compute_average_loss(per_example, global_batch_size=global_batch)
+
+
+def _penalty(model):
+    return tf.add_n(model.losses)
+
+
+# Each distributed case maps (per-example losses on this replica, model, global batch) to the
+# scalar this replica differentiates; the reference gets the whole batch on one device.
+_LOSS_CASES = {
+    "compute_average_loss": (
+        "tf.nn.compute_average_loss(per_example, global_batch_size=GLOBAL_BATCH)",
+        lambda per_example, model, global_batch: _data_loss(per_example, global_batch),
+    ),
+    "reduce_mean": (
+        "tf.reduce_mean(per_example)  # per replica",
+        lambda per_example, model, global_batch: tf.reduce_mean(per_example),
+    ),
+}
+_LOSS_REFERENCE = (
+    "tf.reduce_mean(per_example)  # whole batch",
+    lambda per_example, model: tf.reduce_mean(per_example),
+)
+
+_REGULARIZATION_CASES = {
+    "scale_regularization_loss": (
+        "compute_average_loss(...) + tf.nn.scale_regularization_loss(tf.add_n(model.losses))",
+        lambda per_example, model, global_batch: (
+            _data_loss(per_example, global_batch)
+            + tf.nn.scale_regularization_loss(_penalty(model))),
+    ),
+    "unscaled penalty": (
+        "compute_average_loss(...) + tf.add_n(model.losses)",
+        lambda per_example, model, global_batch: (
+            _data_loss(per_example, global_batch) + _penalty(model)),
+    ),
+}
+_REGULARIZATION_REFERENCE = (
+    "tf.reduce_mean(per_example) + tf.add_n(model.losses)",
+    lambda per_example, model: tf.reduce_mean(per_example) + _penalty(model),
+)
+
+
+def loss_scaling_demo(strategy, model, images, labels, loss_fn=None):
+    """Compare loss scalings on one global batch (``images``, ``labels``) under ``strategy``.
+
+    Build ``model`` inside ``strategy.scope()``, then call this outside it. The batch is cut
+    into equal consecutive slices, one per replica. Returns a ``LossScalingResult`` with the
+    cases "compute_average_loss" (divide by the global batch: right), "reduce_mean" (divide by
+    the per-replica batch: gradients ``replicas`` times too large after the sum) and "single
+    device" (the same weights and batch on one device). The model runs in inference mode, so
+    dropout and batch-norm statistics do not blur the comparison.
+    """
+    return _compare(strategy, model, images, labels, loss_fn, _LOSS_CASES, _LOSS_REFERENCE, "loss")
+
+
+def regularization_demo(strategy, model, images, labels, loss_fn=None):
+    """Like ``loss_scaling_demo`` for a model with weight penalties (e.g. ``fashion_cnn(l2=...)``).
+
+    The cases are "scale_regularization_loss" (penalty divided by the number of replicas:
+    right), "unscaled penalty" (each replica adds the whole penalty: counted ``replicas``
+    times) and "single device"; ``penalty`` is the penalty's value.
+    """
+    if not model.losses:
+        raise ValueError("regularization_demo needs a model with weight penalties in model.losses, "
+                         "e.g. models.fashion_cnn(l2=1e-3)")
+    result = _compare(strategy, model, images, labels, loss_fn, _REGULARIZATION_CASES,
+                      _REGULARIZATION_REFERENCE, "regularization")
+    return dataclasses.replace(result, penalty=float(_penalty(model)))
+
+
+def _compare(strategy, model, images, labels, loss_fn, cases, reference, kind):
+    if tf.distribute.has_strategy():
+        raise RuntimeError("call this outside `with strategy.scope():` (build the model inside "
+                           "it, then leave it), so the single-device copy is not distributed")
+    loss_fn = loss_fn or keras.losses.SparseCategoricalCrossentropy(from_logits=True, reduction=None)
+    images = tf.cast(images, tf.float32)
+    labels = tf.convert_to_tensor(labels)
+    global_batch = int(images.shape[0])
+    replicas = strategy.num_replicas_in_sync
+    if global_batch % replicas:
+        raise ValueError(f"a global batch of {global_batch} does not split evenly over "
+                         f"{replicas} replicas; pass a multiple of {replicas} examples")
+    per_replica = global_batch // replicas
+
+    def per_example_losses(net, x, y):
+        per_example = loss_fn(y, net(x, training=False))
+        if per_example.shape.rank == 0:
+            raise ValueError("loss_fn must return one loss per example: create it with "
+                             "reduction=None (AUTO and SUM_OVER_BATCH_SIZE average over the "
+                             "replica's batch, which is the very mistake shown here)")
+        return per_example
+
+    def replica_slice(context):
+        start = context.replica_id_in_sync_group * per_replica
+        return images[start:start + per_replica], labels[start:start + per_replica]
+
+    def replica_step(x, y):
+        variables = model.trainable_variables
+        out = {}
+        for name, (_, case_loss) in cases.items():
+            with tf.GradientTape() as tape:
+                loss = case_loss(per_example_losses(model, x, y), model, global_batch)
+            # The optimizer sums gradients across replicas: do the same to see what it applies.
+            grads = tf.distribute.get_replica_context().all_reduce(
+                tf.distribute.ReduceOp.SUM, tape.gradient(loss, variables))
+            out[name] = (loss, tf.linalg.global_norm(grads))
+        return out
+
+    x, y = strategy.experimental_distribute_values_from_function(replica_slice)
+    per_replica_out = strategy.run(replica_step, args=(x, y))
+    results = {}
+    for name, (code, _) in cases.items():
+        losses, norms = per_replica_out[name]
+        replica_losses = [float(v) for v in strategy.experimental_local_results(losses)]
+        results[name] = Case(code, replica_losses, float(np.sum(replica_losses)),
+                             float(strategy.experimental_local_results(norms)[0]))
+    results[SINGLE_DEVICE] = _single_device(model, images, labels, per_example_losses, reference)
+    return LossScalingResult(kind, replicas, global_batch, results)
+
+
+def _single_device(model, images, labels, per_example_losses, reference):
+    """The reference case: a copy of the model with the same weights, outside any strategy."""
+    code, reference_loss = reference
+    twin = keras.models.clone_model(model)
+    twin.set_weights(model.get_weights())
+    with tf.GradientTape() as tape:
+        loss = reference_loss(per_example_losses(twin, images, labels), twin)
+    norm = tf.linalg.global_norm(tape.gradient(loss, twin.trainable_variables))
+    return Case(code, [float(loss)], float(loss), float(norm))
+
+
+@dataclasses.dataclass(frozen=True)
+class MetricPitfall:
+    """The metric-Mean pitfall in numbers.
+
+    ``scaled`` is each replica's ``compute_average_loss``, ``summed`` their sum (the training
+    loss, what ``strategy.reduce(SUM, ...)`` reports), ``metric_of_scaled`` what a ``Mean``
+    metric fed the scaled losses reports (``summed / replicas``: wrong) and
+    ``metric_of_examples`` what a ``Mean`` fed the per-example losses reports (right).
+    """
+
+    replica_losses: list
+    global_batch: int
+    scaled: list
+    summed: float
+    metric_of_scaled: float
+    metric_of_examples: float
+
+
+def metric_pitfall(replica_losses=((2.0, 3.0), (4.0, 5.0)), strategy=None):
+    """Compute the metric pitfall for the per-example losses each replica sees.
+
+    With a ``strategy`` of ``len(replica_losses)`` replicas the numbers come from
+    ``strategy.run``; without one, each replica's step runs in turn on this device (the
+    same calls, one replica at a time). Returns a ``MetricPitfall``.
+    """
+    values = [[float(v) for v in losses] for losses in replica_losses]
+    if len({len(v) for v in values}) != 1 or not values[0]:
+        raise ValueError("give every replica the same, non-zero number of per-example losses")
+    global_batch = sum(len(v) for v in values)
+    if strategy is not None and strategy.num_replicas_in_sync != len(values):
+        raise ValueError(f"{len(values)} replicas' losses given, but the strategy has "
+                         f"{strategy.num_replicas_in_sync} replicas")
+    strategy = strategy or tf.distribute.get_strategy()
+    with strategy.scope():
+        of_scaled, of_examples = keras.metrics.Mean(), keras.metrics.Mean()
+
+    def replica_step(per_example):
+        scaled = tf.nn.compute_average_loss(per_example, global_batch_size=global_batch)
+        of_scaled.update_state(scaled)  # the pitfall: each replica's loss is already divided
+        of_examples.update_state(per_example)
+        return scaled
+
+    if strategy.num_replicas_in_sync == len(values):
+        per_example = strategy.experimental_distribute_values_from_function(
+            lambda context: tf.constant(values[context.replica_id_in_sync_group]))
+        scaled = strategy.experimental_local_results(strategy.run(replica_step, args=(per_example,)))
+    else:
+        scaled = [replica_step(tf.constant(v)) for v in values]
+    scaled = [float(s) for s in scaled]
+    return MetricPitfall(values, global_batch, scaled, float(tf.add_n(scaled)),
+                         float(of_scaled.result()), float(of_examples.result()))
+
+
+@dataclasses.dataclass(frozen=True)
+class LossScaleTrace:
+    """A mixed-precision run's dynamic loss scale, one entry per step (after the step).
+
+    ``skipped[i]`` is True when step i changed no weight (its gradients were not finite);
+    ``overflow_steps`` are the steps whose gradients were replaced by inf.
+    """
+
+    scale: list
+    loss: list
+    skipped: list
+    overflow_steps: list
+    initial_scale: float
+    growth_steps: int
+
+
+def loss_scale_trace(steps=40, overflow_steps=(12, 13, 30), growth_steps=5, initial_scale=2.0**15,
+                     seed=0):
+    """Train a tiny mixed_float16 model with a real ``keras.optimizers.LossScaleOptimizer``.
+
+    The scale doubles after ``growth_steps`` finite steps in a row; at each of
+    ``overflow_steps`` the gradients are replaced by inf, as an fp16 overflow would make them,
+    so the optimizer skips the step and halves the scale. Returns a ``LossScaleTrace``.
+    """
+    overflow_steps = sorted({int(s) for s in overflow_steps})
+    if any(not 0 <= s < steps for s in overflow_steps):
+        raise ValueError(f"overflow_steps must lie in 0..{steps - 1}, got {overflow_steps}")
+    keras.utils.set_random_seed(seed)
+    model = keras.Sequential([keras.Input((8,)), keras.layers.Dense(1, dtype="mixed_float16")])
+    optimizer = keras.optimizers.LossScaleOptimizer(
+        keras.optimizers.SGD(0.01), initial_scale=initial_scale, dynamic_growth_steps=growth_steps)
+    x = np.random.default_rng(seed).normal(size=(32, 8)).astype("float32")
+    y = x.sum(axis=1, keepdims=True)
+    variables = model.trainable_variables
+    scale, loss_values, skipped = [], [], []
+    for step in range(steps):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(tf.cast(model(x), tf.float32) - y))
+            scaled_loss = optimizer.scale_loss(loss)
+        grads = tape.gradient(scaled_loss, variables)
+        if step in overflow_steps:
+            grads = [g + float("inf") for g in grads]
+        before = [v.numpy() for v in variables]
+        optimizer.apply(grads, variables)
+        skipped.append(all(np.array_equal(b, v.numpy()) for b, v in zip(before, variables)))
+        scale.append(float(optimizer.dynamic_scale.numpy()))
+        loss_values.append(float(loss))
+    return LossScaleTrace(scale, loss_values, skipped, overflow_steps, float(initial_scale),
+                          growth_steps)
