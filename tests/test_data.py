@@ -12,7 +12,7 @@ import pytest
 import tensorflow as tf
 import tensorflow_datasets as tfds
 
-from tfdist_edu import data, models
+from tfdist_edu import data, models, strategies
 
 UNREACHABLE = "192.0.2.1"
 
@@ -166,7 +166,7 @@ def test_a_bad_global_batch_is_refused(global_batch):
 
 
 def test_distribute_splits_each_global_batch_across_replicas():
-    strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+    strategy = strategies.make("mirrored")
     course = data.load("fashion_mnist", source="synthetic", num_train=96, num_test=8)
     distributed = data.distribute(strategy, data.batches(course.train, 32))
 
@@ -181,7 +181,7 @@ def test_distribute_splits_each_global_batch_across_replicas():
 
 
 def test_distribute_explains_that_the_dataset_must_be_batched():
-    strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+    strategy = strategies.make("mirrored")
     course = data.load("svhn", source="synthetic", num_train=8, num_test=8)
     with pytest.raises(ValueError, match="batches\\(ds, global_batch\\)"):
         data.distribute(strategy, course.train)

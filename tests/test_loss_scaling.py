@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from tfdist_edu import loss_scaling, models
+from tfdist_edu import loss_scaling, models, strategies
 
 
 @pytest.fixture(scope="module")
 def strategy():
-    strategy = tf.distribute.MirroredStrategy()
+    strategy = strategies.make("mirrored")
     assert strategy.num_replicas_in_sync >= 2, "tests/conftest.py should provide 2 logical CPUs"
     return strategy
 

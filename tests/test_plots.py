@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from tfdist_edu import loss_scaling, models, parameter_server, plots, timing
+from tfdist_edu import loss_scaling, models, parameter_server, plots, strategies, timing
 
 HARDWARE = "2 CPU cores, 2 logical CPU devices (simulated)"
 DATA = "Fashion-MNIST, synthetic stand-in (offline), 600 examples"
@@ -28,7 +28,7 @@ def runs():
 
 @pytest.fixture(scope="module")
 def strategy():
-    strategy = tf.distribute.MirroredStrategy()
+    strategy = strategies.make("mirrored")
     assert strategy.num_replicas_in_sync >= 2, "tests/conftest.py should provide 2 logical CPUs"
     return strategy
 
@@ -68,7 +68,7 @@ def test_data_parallelism_diagram_of_the_default_strategy_has_nothing_to_reduce(
     fig = plots.plot_data_parallelism(tf.distribute.get_strategy(), 16)
     assert "nothing to all-reduce" in _texts(fig)
     with pytest.raises(ValueError, match="does not split evenly"):
-        plots.plot_data_parallelism(tf.distribute.MirroredStrategy(), 33)
+        plots.plot_data_parallelism(strategies.make("mirrored"), 33)
 
 
 def test_loss_scaling_figure_plots_equal_norms_for_a_and_c_and_n_times_for_b(strategy, tmp_path):

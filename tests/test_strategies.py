@@ -205,3 +205,20 @@ def test_auto_prints_its_choice_and_the_hardware(capsys):
     assert printed.startswith("auto: ") and "because" in printed
     assert hardware.detect().summary() in printed
     assert strategy.num_replicas_in_sync >= 1
+
+
+def test_a_second_mirrored_strategy_in_the_same_process_still_trains():
+    # TF's default collective ops break here (tensorflow/tensorflow#62790); make() must not.
+    import keras
+    import numpy as np
+
+    x, y = np.random.rand(64, 8).astype("float32"), np.random.randint(0, 3, 64)
+    for units in (16, 4):
+        strategy = strategies.make("mirrored")
+        assert strategy.num_replicas_in_sync == 2
+        with strategy.scope():
+            model = keras.Sequential([keras.Input((8,)), keras.layers.Dense(units),
+                                      keras.layers.Dense(3)])
+            model.compile("sgd", keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+        history = model.fit(x, y, batch_size=16, epochs=1, verbose=0)
+        assert np.isfinite(history.history["loss"][0])

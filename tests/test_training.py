@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from tfdist_edu import models, training
+from tfdist_edu import models, strategies, training
 
 GLOBAL_BATCH = 32
 
@@ -48,7 +48,7 @@ def test_custom_loop_and_fit_follow_the_same_loss_trajectory():
 
 def test_mirrored_custom_loop_matches_the_single_device_loop():
     images, labels = _data()
-    mirrored = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+    mirrored = strategies.make("mirrored")
     assert mirrored.num_replicas_in_sync == 2
     single = _ctl(tf.distribute.get_strategy()).fit(_dataset(images, labels), 2, verbose=False)
     multi = _ctl(mirrored).fit(_dataset(images, labels), 2, verbose=False)
@@ -57,7 +57,7 @@ def test_mirrored_custom_loop_matches_the_single_device_loop():
 
 def test_epoch_inside_tf_function_learns_and_reports_validation(capsys):
     images, labels = _data()
-    loop = _ctl(tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"]))
+    loop = _ctl(strategies.make("mirrored"))
     history = loop.fit(_dataset(images, labels), epochs=4,
                        validation_data=_dataset(*_data(64, seed=1)), loop_in_function=True)
     assert history["loss"][-1] < history["loss"][0]
@@ -67,7 +67,7 @@ def test_epoch_inside_tf_function_learns_and_reports_validation(capsys):
 
 def test_checkpoint_from_mirrored_restores_without_a_strategy(tmp_path):
     images, labels = _data(64)
-    loop = _ctl(tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"]))
+    loop = _ctl(strategies.make("mirrored"))
     loop.fit(_dataset(images, labels), epochs=1, verbose=False)
     training.save_checkpoint(str(tmp_path), loop.model, loop.optimizer)
     expected = loop.model.predict(images[:8], verbose=0)

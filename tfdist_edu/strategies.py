@@ -66,9 +66,10 @@ def make(name, devices=None, **kwargs):
 
     - default: ``tf.distribute.get_strategy()``, the no-op strategy outside any scope.
     - one_device: GPU:0 when there is a GPU, else CPU:0.
-    - mirrored: every local GPU, else every logical CPU. TensorFlow's default cross-device
-      ops already suit the devices (collective RING on CPUs, NCCL on physical GPUs, reduction
-      to one device for mixed ones), so none is forced; NcclAllReduce would fail on CPUs.
+    - mirrored: every local GPU, else every logical CPU, with cross-device ops that let a
+      notebook build a second MirroredStrategy (see ``_mirrored``): reduction to one device,
+      or hierarchical copy over several physical GPUs. Pass ``cross_device_ops=`` to choose
+      (``tf.distribute.NcclAllReduce()`` is fastest on GPUs; it fails on CPUs).
     - central_storage: the same devices as mirrored, passed explicitly (with none it would
       use one replica on the CPU), variables kept on the CPU.
     - tpu: the TPU from ``hardware.connect_tpu()``; raises ``hardware.NoTPUError`` without one.
@@ -205,10 +206,20 @@ def _one_device(devices, **kwargs):
     return tf.distribute.OneDeviceStrategy(devices[0])
 
 
-def _mirrored(devices, **kwargs):
+def _mirrored(devices, cross_device_ops=None, **kwargs):
     import tensorflow as tf
 
-    return tf.distribute.MirroredStrategy(devices=devices, **kwargs)
+    if cross_device_ops is None:
+        # TensorFlow's defaults (collective RING on CPUs, NCCL on GPUs) hand every new
+        # MirroredStrategy the same collective keys, so training under a second one over the
+        # same devices fails with "Shape mismatch in the collective instance"
+        # (tensorflow/tensorflow#62790): re-running a notebook cell would break. These
+        # reductions use no collective keys.
+        several_gpus = len(tf.config.list_physical_devices("GPU")) > 1
+        cross_device_ops = (tf.distribute.HierarchicalCopyAllReduce() if several_gpus
+                            else tf.distribute.ReductionToOneDevice())
+    return tf.distribute.MirroredStrategy(devices=devices, cross_device_ops=cross_device_ops,
+                                          **kwargs)
 
 
 def _central_storage(devices, **kwargs):
