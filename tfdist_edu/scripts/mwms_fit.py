@@ -1,0 +1,125 @@
+"""Reference multi-worker script: ``Model.fit`` with BackupAndRestore through tf-keras.
+
+Keras 3's ``fit`` cannot run MultiWorkerMirroredStrategy across workers (keras-team/keras#20585),
+and its BackupAndRestore is not worker-aware; tf-keras does both. The launcher runs this script
+with ``legacy_keras=True``, which sets ``TF_USE_LEGACY_KERAS=1`` in the worker processes only,
+so ``tf.keras`` below is tf-keras. BackupAndRestore saves the training state at the end of each
+epoch (each worker into its own directory under ``--backup-dir``); after a restart every worker
+restores it and ``fit`` continues from the next epoch. A result JSON (history, weight checksum,
+epoch it started from) is written via write_result.
+"""
+
+import argparse
+import hashlib
+import os
+import tempfile
+
+if os.environ.get("TF_USE_LEGACY_KERAS") != "1":
+    raise SystemExit(
+        "run this script with TF_USE_LEGACY_KERAS=1 (launch_workers(..., legacy_keras=True))"
+    )
+
+import numpy as np
+import tensorflow as tf
+
+from tfdist_edu import cluster
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--epochs", type=int, default=3)
+    parser.add_argument("--steps-per-epoch", type=int, default=20)
+    parser.add_argument("--per-worker-batch", type=int, default=32)
+    parser.add_argument("--learning-rate", type=float, default=0.1)
+    parser.add_argument(
+        "--backup-dir",
+        default=os.path.join(os.environ.get(cluster.RUN_DIR_ENV, tempfile.gettempdir()), "backup"),
+    )
+    return parser.parse_args()
+
+
+def synthetic_data(n=2048, features=16, classes=4, seed=0):
+    """A learnable stand-in (synthetic): labels come from a fixed random linear teacher."""
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(n, features)).astype("float32")
+    y = np.argmax(x @ rng.normal(size=(features, classes)), axis=1).astype("int64")
+    return x, y
+
+
+class ReportProgress(tf.keras.callbacks.Callback):
+    """Tells the launcher the epoch fit starts at (after BackupAndRestore) and each one it ends."""
+
+    def __init__(self):
+        super().__init__()
+        self.initial_epoch = None
+
+    def on_epoch_begin(self, epoch, logs=None):
+        if self.initial_epoch is None:
+            self.initial_epoch = epoch
+            cluster.report_start(epoch)
+            print(f"starting at epoch {epoch}")
+
+    def on_epoch_end(self, epoch, logs=None):
+        cluster.report_epoch(epoch + 1)
+
+
+def main():
+    args = parse_args()
+    strategy = tf.distribute.MultiWorkerMirroredStrategy()
+    resolver = strategy.cluster_resolver
+    global_batch = args.per_worker_batch * strategy.num_replicas_in_sync
+    print(
+        f"{resolver.task_type} {resolver.task_id}: tf.keras is {tf.keras.__name__.split('.')[0]}, "
+        f"global batch {global_batch}"
+    )
+
+    x, y = synthetic_data()
+    dataset = (
+        tf.data.Dataset.from_tensor_slices((x, y))
+        .shuffle(len(x), seed=1)
+        .repeat()
+        .batch(global_batch)
+    )
+    options = tf.data.Options()
+    options.experimental_distribute.auto_shard_policy = tf.data.experimental.AutoShardPolicy.DATA
+
+    with strategy.scope():
+        tf.keras.utils.set_random_seed(0)  # the same initial weights on every worker
+        model = tf.keras.Sequential(
+            [
+                tf.keras.Input((x.shape[1],)),
+                tf.keras.layers.Dense(32, activation="relu"),
+                tf.keras.layers.Dense(4),
+            ]
+        )
+        model.compile(
+            optimizer=tf.keras.optimizers.SGD(args.learning_rate),
+            loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+            metrics=["accuracy"],
+        )
+
+    progress = ReportProgress()
+    history = model.fit(
+        dataset.with_options(options),
+        epochs=args.epochs,
+        steps_per_epoch=args.steps_per_epoch,
+        callbacks=[tf.keras.callbacks.BackupAndRestore(args.backup_dir), progress],
+        verbose=2,
+    )
+
+    digest = hashlib.sha256()
+    for w in model.get_weights():
+        digest.update(np.ascontiguousarray(w).tobytes())
+    cluster.write_result(
+        {
+            "task": [resolver.task_type, resolver.task_id],
+            "initial_epoch": progress.initial_epoch,
+            "loss": [float(v) for v in history.history["loss"]],
+            "weights_sha256": digest.hexdigest(),
+            "weights_sum": float(sum(np.sum(w, dtype="float64") for w in model.get_weights())),
+        }
+    )
+
+
+if __name__ == "__main__":
+    main()
