@@ -27,7 +27,8 @@ $(VENV)/.test-installed: pyproject.toml scripts/install_slide_deps.sh $(VENV)/.c
 demo: $(VENV)/.course-installed
 	$(BIN)/tfdist-edu tour --out tour-report
 
-# One pytest run: the unit tests, then every lesson, solution and deck notebook under nbval,
+# One pytest run: the unit tests (test_slides builds and opens every deck), then every lesson
+# and solution notebook under nbval,
 # in fast mode and offline (synthetic data, labelled as such).
 test: $(VENV)/.test-installed
 	TFDIST_EDU_FAST=1 $(BIN)/python -m pytest tests notebooks solutions --nbval-lax $(PYTEST_ARGS)

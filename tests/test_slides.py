@@ -1,0 +1,339 @@
+"""tfdist_edu.slides: every deck builds, is talk-sized with speaker notes, and renders offline.
+
+The decks are built once per session (fast mode, from conftest) and opened in Debian's headless
+Chromium with the network switched off; install it and reveal.js with
+``scripts/install_slide_deps.sh``.
+"""
+
+import argparse
+import base64
+import fcntl
+import io
+import json
+import os
+import select
+import shutil
+import subprocess
+import tempfile
+import time
+from html.parser import HTMLParser
+
+import matplotlib.image
+import nbformat
+import numpy as np
+import pytest
+
+from tfdist_edu import slides
+
+DECKS = slides.deck_paths()
+TALK_SLIDES = range(8, 19)  # 20-30 minutes at about two minutes a slide
+MIN_NOTES_CHARS = 120  # a sentence or two a presenter can actually use
+SLIDE_HEIGHT = 720  # reveal height set by slides.export_deck
+
+
+def _slides(notebook_path):
+    """The deck's slides as lists of cells (skipped cells left out), in order."""
+    cells = nbformat.read(notebook_path, as_version=4).cells
+    grouped = []
+    for cell in cells:
+        kind = cell.metadata.get("slideshow", {}).get("slide_type", "-")
+        if kind == "skip":
+            continue
+        if kind in ("slide", "subslide") or not grouped:
+            grouped.append([])
+        grouped[-1].append(cell)
+    return grouped
+
+
+def _notes(slide):
+    return [c for c in slide if c.metadata.get("slideshow", {}).get("slide_type") == "notes"]
+
+
+class _DeckHTML(HTMLParser):
+    """Counts slides and speaker notes, and lists every resource the page would load."""
+
+    LOADS = {"script": "src", "link": "href", "img": "src", "iframe": "src", "source": "src",
+             "embed": "src", "video": "src", "audio": "src", "object": "data"}
+
+    def __init__(self, text):
+        super().__init__()
+        self.depth = 0
+        self.slides = 0
+        self.notes = 0
+        self.loads = []
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "section":
+            self.depth += 1
+            self.slides += self.depth == 2  # nbconvert nests each slide in a column section
+        elif tag == "aside" and "notes" in (attrs.get("class") or "").split():
+            self.notes += 1
+        if attrs.get(self.LOADS.get(tag, "")):
+            self.loads.append(attrs[self.LOADS[tag]])
+
+    def handle_endtag(self, tag):
+        if tag == "section":
+            self.depth -= 1
+
+
+class HeadlessChromium:
+    """Chromium driven through the DevTools protocol over ``--remote-debugging-pipe``.
+
+    The pipe (file descriptors 3 and 4 of the browser) needs no port and no extra package. The
+    browser gets a dead proxy and a resolver that resolves nothing, and every page is put
+    offline before it loads, so any network fetch fails and is recorded.
+    """
+
+    def __init__(self, binary):
+        self._profile = tempfile.mkdtemp(prefix="tfdist_chromium_")
+        commands_r, self._commands = os.pipe()
+        self._replies, replies_w = os.pipe()
+
+        def wire_pipes():  # runs in the child: put the pipe ends on fds 3 and 4
+            high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in (commands_r, replies_w)]
+            os.dup2(high[0], 3)
+            os.dup2(high[1], 4)
+
+        self._process = subprocess.Popen(
+            [binary, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+             "--remote-debugging-pipe", f"--user-data-dir={self._profile}", "--window-size=1280,720",
+             "--proxy-server=127.0.0.1:9", "--host-resolver-rules=MAP * ~NOTFOUND", "about:blank"],
+            preexec_fn=wire_pipes, close_fds=False,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(commands_r)
+        os.close(replies_w)
+        self._buffer = b""
+        self._last_id = 0
+        self.events = []
+
+    def send(self, method, session=None, timeout=30, **params):
+        """Send one command and return its result; events that arrive meanwhile go to ``events``."""
+        self._last_id += 1
+        message = {"id": self._last_id, "method": method, "params": params}
+        if session:
+            message["sessionId"] = session
+        os.write(self._commands, json.dumps(message).encode() + b"\0")
+        deadline = time.monotonic() + timeout
+        while True:
+            reply = self._receive(deadline)
+            if reply.get("id") == self._last_id:
+                if "error" in reply:
+                    raise RuntimeError(f"{method} failed: {reply['error']}")
+                return reply["result"]
+            self.events.append(reply)
+
+    def evaluate(self, session, expression):
+        result = self.send("Runtime.evaluate", session, expression=expression, returnByValue=True)
+        return result["result"].get("value")
+
+    def _receive(self, deadline):
+        while b"\0" not in self._buffer:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self._replies], [], [], left)[0]:
+                raise TimeoutError("Chromium did not answer in time")
+            chunk = os.read(self._replies, 1 << 20)
+            if not chunk:
+                raise RuntimeError("Chromium exited")
+            self._buffer += chunk
+        message, self._buffer = self._buffer.split(b"\0", 1)
+        return json.loads(message)
+
+    def close(self):
+        self._process.kill()
+        self._process.wait()
+        os.close(self._commands)
+        os.close(self._replies)
+        shutil.rmtree(self._profile, ignore_errors=True)
+
+
+def _problems(events):
+    """Script errors, console errors, failed loads and any non-file request, as readable lines."""
+    found = []
+    for event in events:
+        method, params = event.get("method"), event.get("params", {})
+        if method == "Runtime.exceptionThrown":
+            details = params["exceptionDetails"]
+            found.append(f"exception: {details.get('exception', {}).get('description', details['text'])}")
+        elif method == "Runtime.consoleAPICalled" and params["type"] in ("error", "assert"):
+            found.append(f"console.{params['type']}: {[a.get('value') for a in params['args']]}")
+        elif method == "Log.entryAdded" and params["entry"]["level"] == "error":
+            found.append(f"log: {params['entry']['text']} {params['entry'].get('url', '')}")
+        elif method == "Network.loadingFailed":
+            found.append(f"failed load: {params.get('errorText')}")
+        elif method == "Network.requestWillBeSent":
+            url = params["request"]["url"]
+            if not url.startswith(("file:", "data:")):
+                found.append(f"network request: {url}")
+    return found
+
+
+def _blank(png):
+    """True when (almost) every pixel of the screenshot has the background colour."""
+    pixels = matplotlib.image.imread(io.BytesIO(png))[..., :3]
+    colours, counts = np.unique(pixels.reshape(-1, 3), axis=0, return_counts=True)
+    background = colours[counts.argmax()]
+    differs = np.abs(pixels - background).max(axis=-1) > 0.1
+    return differs.mean() < 0.005
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """Every deck built once into a temporary folder; prints the build time."""
+    out = tmp_path_factory.mktemp("slides")
+    start = time.perf_counter()
+    paths = slides.build_all(out)
+    print(f"\nbuilt {len(paths)} decks in {time.perf_counter() - start:.0f} s")
+    return paths
+
+
+@pytest.fixture(scope="module")
+def browser():
+    binary = shutil.which("chromium")
+    if binary is None:
+        pytest.fail("chromium not found: install it with `scripts/install_slide_deps.sh chromium`")
+    chromium = HeadlessChromium(binary)
+    yield chromium
+    chromium.close()
+
+
+def test_every_deck_is_talk_sized():
+    assert len(DECKS) == 6, [d.name for d in DECKS]
+    for deck in DECKS:
+        assert len(_slides(deck)) in TALK_SLIDES, f"{deck.name}: {len(_slides(deck))} slides"
+
+
+def test_every_slide_has_speaker_notes_a_presenter_can_use():
+    for deck in DECKS:
+        for number, slide in enumerate(_slides(deck), 1):
+            notes = " ".join(cell.source for cell in _notes(slide))
+            assert len(notes) >= MIN_NOTES_CHARS, f"{deck.name} slide {number}: notes {notes!r}"
+
+
+def test_figures_come_from_code_not_pasted_images():
+    for deck in DECKS:
+        for cell in nbformat.read(deck, as_version=4).cells:
+            if cell.cell_type == "markdown":
+                assert "![" not in cell.source and "<img" not in cell.source, deck.name
+                assert not cell.get("attachments"), deck.name
+            else:
+                assert not cell.get("outputs"), f"{deck.name}: commit decks without outputs"
+
+
+def test_build_writes_one_page_per_deck_beside_a_local_reveal(built):
+    assert [path.stem for path in built] == [deck.stem for deck in DECKS]
+    out = built[0].parent
+    assert (out / slides.REVEAL_FOLDER / "dist" / "reveal.js").is_file()
+    assert (out / slides.REVEAL_FOLDER / "plugin" / "notes" / "notes.js").is_file()
+
+
+def test_built_pages_keep_slides_and_notes_and_load_only_local_files(built):
+    for deck, page in zip(DECKS, built):
+        html = _DeckHTML(page.read_text(encoding="utf-8"))
+        assert html.slides == len(_slides(deck)), page.name
+        assert html.notes >= html.slides, page.name
+        for url in html.loads:
+            assert not url.startswith(("http:", "https:", "//")), f"{page.name} loads {url}"
+            assert url.startswith("data:") or (page.parent / url).is_file(), f"{page.name}: {url} missing"
+
+
+@pytest.mark.parametrize("index", range(len(DECKS)), ids=[deck.stem for deck in DECKS])
+def test_deck_renders_offline_in_headless_chromium(built, browser, index):
+    page = built[index]
+    target = browser.send("Target.createTarget", url="about:blank")["targetId"]
+    session = browser.send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+    for domain in ("Runtime", "Log", "Network", "Page"):
+        browser.send(f"{domain}.enable", session)
+    browser.send("Network.emulateNetworkConditions", session, offline=True, latency=0,
+                 downloadThroughput=-1, uploadThroughput=-1)
+    browser.send("Emulation.setDeviceMetricsOverride", session, width=1280, height=720,
+                 deviceScaleFactor=1, mobile=False)  # a projector's 720p
+    browser.events.clear()
+    browser.send("Page.navigate", session, url=page.as_uri())
+    deadline = time.monotonic() + 15
+    while not browser.evaluate(session, "typeof Reveal !== 'undefined' && Reveal.isReady()"):
+        assert time.monotonic() < deadline, f"reveal.js never became ready; {_problems(browser.events)}"
+        time.sleep(0.2)
+    assert browser.evaluate(session, "!!document.querySelector('.reveal.ready section.present')")
+    assert browser.evaluate(session, "Reveal.getTotalSlides()") == len(_slides(DECKS[index]))
+
+    time.sleep(0.5)  # fonts and images paint
+    first = base64.b64decode(browser.send("Page.captureScreenshot", session, format="png")["data"])
+    (page.parent / f"{page.stem}.first.png").write_bytes(first)
+    assert not _blank(first), f"{page.name}: the first slide rendered blank"
+
+    # Visit every slide: slide-change handlers run, and no slide may spill off the screen.
+    overflowing = []
+    for h in range(len(_slides(DECKS[index]))):
+        browser.evaluate(session, f"Reveal.slide({h})")
+        height = browser.evaluate(session, "Reveal.getCurrentSlide().scrollHeight")
+        if height > SLIDE_HEIGHT:
+            overflowing.append((h + 1, height))
+    browser.send("Target.closeTarget", targetId=target)
+    assert not _problems(browser.events), _problems(browser.events)
+    assert not overflowing, f"{page.name}: slides (number, height) taller than {SLIDE_HEIGHT}: {overflowing}"
+
+
+def test_speaker_view_opens_offline_and_shows_the_slide_notes(built, browser):
+    target = browser.send("Target.createTarget", url="about:blank")["targetId"]
+    session = browser.send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+    browser.send("Runtime.enable", session)
+    browser.send("Network.emulateNetworkConditions", session, offline=True, latency=0,
+                 downloadThroughput=-1, uploadThroughput=-1)
+    browser.send("Page.navigate", session, url=built[0].as_uri() + "#/1")
+    deadline = time.monotonic() + 15
+    while not browser.evaluate(session, "typeof Reveal !== 'undefined' && Reveal.isReady()"):
+        assert time.monotonic() < deadline, "reveal.js never became ready"
+        time.sleep(0.2)
+    before = {t["targetId"] for t in browser.send("Target.getTargets")["targetInfos"]}
+    for kind in ("keyDown", "keyUp"):  # the presenter's key: a real key press, so no pop-up blocker
+        browser.send("Input.dispatchKeyEvent", session, type=kind, key="s", code="KeyS",
+                     windowsVirtualKeyCode=83, **({"text": "s"} if kind == "keyDown" else {}))
+    deadline = time.monotonic() + 15
+    popups = []
+    while not popups:
+        assert time.monotonic() < deadline, "pressing S opened no speaker view"
+        time.sleep(0.2)
+        popups = [t["targetId"] for t in browser.send("Target.getTargets")["targetInfos"]
+                  if t["type"] == "page" and t["targetId"] not in before]
+    view = browser.send("Target.attachToTarget", targetId=popups[0], flatten=True)["sessionId"]
+    speaker_notes = ""
+    while not speaker_notes:
+        assert time.monotonic() < deadline, "the speaker view never showed the notes"
+        time.sleep(0.2)
+        speaker_notes = browser.evaluate(
+            view, "(document.querySelector('.speaker-controls-notes .value') || {}).innerText || ''")
+    for page in (popups[0], target):
+        browser.send("Target.closeTarget", targetId=page)
+    second_slide_notes = _notes(_slides(DECKS[0])[1])[0].source
+    assert " ".join(second_slide_notes.split()[:6]) in " ".join(speaker_notes.split())
+
+
+def test_a_failing_cell_fails_the_build(tmp_path):
+    deck = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("raise RuntimeError('broken slide')")])
+    path = tmp_path / "01_broken.ipynb"
+    nbformat.write(deck, path)
+    with pytest.raises(slides.DeckError, match="01_broken.ipynb") as failure:
+        slides.execute_deck(path)
+    assert "broken slide" in str(failure.value)
+
+
+def test_unknown_deck_name_is_refused_with_the_choices():
+    with pytest.raises(ValueError, match="01_data_parallelism"):
+        slides.deck_paths(["no_such_deck"])
+
+
+def test_missing_reveal_says_how_to_install_it(monkeypatch, tmp_path):
+    monkeypatch.delenv(slides.REVEAL_ENV, raising=False)
+    monkeypatch.setattr(slides, "REVEAL_DIR", tmp_path / "node_modules" / "reveal.js")
+    with pytest.raises(FileNotFoundError, match="install_slide_deps.sh"):
+        slides.find_reveal()
+
+
+def test_slides_subcommand_takes_an_output_folder_and_deck_names():
+    parser = argparse.ArgumentParser()
+    slides.add_cli(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["slides", "--out", "decks", "02_single_machine"])
+    assert (args.out, args.decks, args.func) == ("decks", ["02_single_machine"], slides._run_cli)
+    assert parser.parse_args(["slides"]).out == "build/slides"
