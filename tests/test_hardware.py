@@ -5,10 +5,7 @@ already have started it, so the checks that need a fresh runtime run in a child 
 """
 
 import json
-import os
-import subprocess
 import sys
-import textwrap
 import types
 
 import pytest
@@ -17,20 +14,8 @@ import tensorflow as tf
 from tfdist_edu import hardware
 
 
-def run_fresh(code):
-    """Run ``code`` in a fresh Python; return the JSON object it prints on its last line."""
-    env = {k: v for k, v in os.environ.items() if k != "TF_CONFIG"}
-    env["TF_CPP_MIN_LOG_LEVEL"] = "2"
-    proc = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)],
-        capture_output=True, text=True, timeout=300, env=env,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return json.loads(proc.stdout.strip().splitlines()[-1])
-
-
 @pytest.fixture(scope="module")
-def fresh_split():
+def fresh_split(run_fresh):
     """detect(), then simulate_devices(2) twice, then detect() again, in a fresh runtime."""
     return run_fresh(
         """

@@ -6,9 +6,7 @@ so those checks run in a child Python; the rest run here on whatever devices thi
 
 import json
 import os
-import subprocess
 import sys
-import textwrap
 import types
 
 import pytest
@@ -17,20 +15,8 @@ import tensorflow as tf
 from tfdist_edu import hardware, strategies
 
 
-def run_fresh(code):
-    """Run ``code`` in a fresh Python; return the JSON object it prints on its last line."""
-    env = {k: v for k, v in os.environ.items() if k != "TF_CONFIG"}
-    env["TF_CPP_MIN_LOG_LEVEL"] = "2"
-    proc = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)],
-        capture_output=True, text=True, timeout=300, env=env,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return json.loads(proc.stdout.strip().splitlines()[-1])
-
-
 @pytest.fixture(scope="module")
-def two_cpus():
+def two_cpus(run_fresh):
     """Mirrored (with one fit epoch), central storage and auto() over 2 simulated CPUs."""
     return run_fresh(
         """

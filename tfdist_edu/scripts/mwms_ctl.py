@@ -13,9 +13,7 @@ real machines, once per host with that host's TF_CONFIG. Every worker runs the s
 It writes a result JSON (history, weight checksum, epoch it started from) via write_result.
 """
 
-import argparse
 import hashlib
-import os
 import shutil
 import tempfile
 
@@ -24,27 +22,7 @@ import tensorflow as tf
 
 import keras
 from tfdist_edu import cluster
-
-
-def parse_args():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--epochs", type=int, default=3)
-    parser.add_argument("--steps-per-epoch", type=int, default=20)
-    parser.add_argument("--per-worker-batch", type=int, default=32)
-    parser.add_argument("--learning-rate", type=float, default=0.1)
-    parser.add_argument(
-        "--checkpoint-dir",
-        default=os.path.join(os.environ.get(cluster.RUN_DIR_ENV, tempfile.gettempdir()), "ckpt"),
-    )
-    return parser.parse_args()
-
-
-def synthetic_data(n=2048, features=16, classes=4, seed=0):
-    """A learnable stand-in (synthetic): labels come from a fixed random linear teacher."""
-    rng = np.random.default_rng(seed)
-    x = rng.normal(size=(n, features)).astype("float32")
-    y = np.argmax(x @ rng.normal(size=(features, classes)), axis=1).astype("int64")
-    return x, y
+from tfdist_edu.scripts import common
 
 
 def weights_checksum(model):
@@ -56,7 +34,7 @@ def weights_checksum(model):
 
 
 def main():
-    args = parse_args()
+    args = common.parse_args(__doc__.splitlines()[0], "--checkpoint-dir", "ckpt")
     strategy = tf.distribute.MultiWorkerMirroredStrategy()
     resolver = strategy.cluster_resolver
     is_chief = resolver.task_type == "chief" or (
@@ -70,7 +48,7 @@ def main():
         f"global batch {global_batch}"
     )
 
-    x, y = synthetic_data()
+    x, y = common.synthetic_data()
     dataset = (
         tf.data.Dataset.from_tensor_slices((x, y))
         .shuffle(len(x), seed=1)

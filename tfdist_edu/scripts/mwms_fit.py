@@ -9,10 +9,8 @@ restores it and ``fit`` continues from the next epoch. A result JSON (history, w
 epoch it started from) is written via write_result.
 """
 
-import argparse
 import hashlib
 import os
-import tempfile
 
 if os.environ.get("TF_USE_LEGACY_KERAS") != "1":
     raise SystemExit(
@@ -23,27 +21,7 @@ import numpy as np
 import tensorflow as tf
 
 from tfdist_edu import cluster
-
-
-def parse_args():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--epochs", type=int, default=3)
-    parser.add_argument("--steps-per-epoch", type=int, default=20)
-    parser.add_argument("--per-worker-batch", type=int, default=32)
-    parser.add_argument("--learning-rate", type=float, default=0.1)
-    parser.add_argument(
-        "--backup-dir",
-        default=os.path.join(os.environ.get(cluster.RUN_DIR_ENV, tempfile.gettempdir()), "backup"),
-    )
-    return parser.parse_args()
-
-
-def synthetic_data(n=2048, features=16, classes=4, seed=0):
-    """A learnable stand-in (synthetic): labels come from a fixed random linear teacher."""
-    rng = np.random.default_rng(seed)
-    x = rng.normal(size=(n, features)).astype("float32")
-    y = np.argmax(x @ rng.normal(size=(features, classes)), axis=1).astype("int64")
-    return x, y
+from tfdist_edu.scripts import common
 
 
 class ReportProgress(tf.keras.callbacks.Callback):
@@ -64,7 +42,7 @@ class ReportProgress(tf.keras.callbacks.Callback):
 
 
 def main():
-    args = parse_args()
+    args = common.parse_args(__doc__.splitlines()[0], "--backup-dir", "backup")
     strategy = tf.distribute.MultiWorkerMirroredStrategy()
     resolver = strategy.cluster_resolver
     global_batch = args.per_worker_batch * strategy.num_replicas_in_sync
@@ -73,7 +51,7 @@ def main():
         f"global batch {global_batch}"
     )
 
-    x, y = synthetic_data()
+    x, y = common.synthetic_data()
     dataset = (
         tf.data.Dataset.from_tensor_slices((x, y))
         .shuffle(len(x), seed=1)
