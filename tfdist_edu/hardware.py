@@ -241,19 +241,18 @@ def connect_tpu():
             tf.tpu.experimental.initialize_tpu_system(resolver)
         # These two are what TensorFlow raises when there is no TPU to attach.
         except (ValueError, tf.errors.NotFoundError) as err:
-            raise NoTPUError(_no_tpu_message(tf.__version__)) from err
+            raise NoTPUError(_no_tpu_message()) from err
         _tpu_resolver = resolver
     return _tpu_resolver
 
 
-def _no_tpu_message(tf_version):
-    minor = ".".join(tf_version.split(".")[:2])
+def _no_tpu_message():
     return (
         "No TPU found: TPUClusterResolver(tpu='local') has no TPU to initialise. "
         "To get one on Colab choose Runtime > Change runtime type > TPU. Colab's TPU runtimes "
-        "do not come with TensorFlow: install the TPU build matching this course's TensorFlow, "
-        f"`pip install tensorflow-tpu=={minor}.*` (if pip has no such version, the newest "
-        "tensorflow-tpu), then restart the session. Without a TPU, use the GPU or CPU strategies."
+        "do not come with TensorFlow: `pip install tensorflow-tpu` (its newest release, which "
+        "can be a version behind tensorflow) before the first `import tensorflow`, as lesson 5 "
+        "does. Without a TPU, use the GPU or CPU strategies."
     )
 
 
