@@ -1,0 +1,17 @@
+from otter.test_files import test_case
+
+OK_FORMAT = False
+
+name = "q4"
+points = 1
+
+@test_case(points=0, hidden=False)
+def test_pitfall_answers_are_numbers(correct_loss, mean_metric_value):
+    for name, value in (('correct_loss', correct_loss), ('mean_metric_value', mean_metric_value)):
+        assert isinstance(value, (int, float)) and (not isinstance(value, bool)), f'{name} should be a number, got {value!r}'
+
+@test_case(points=1, hidden=True, 
+    failure_message="SUM of the scaled losses is the mean over all 4 examples; a Mean metric averages the two scaled losses")
+def test_pitfall_values(correct_loss, mean_metric_value):
+    assert abs(correct_loss - 3.5) < 1e-09 and abs(mean_metric_value - 1.75) < 1e-09
+

@@ -1,0 +1,233 @@
+"""Tests for tfdist_edu.grading: regeneration from the masters, and grading real submissions.
+
+The slow tests grade notebooks for real, each in its own process (about 20-60 s per notebook
+on two cores). To keep the file's run time down they share two graded folders: the reference
+solutions with the untouched exercises, and ten mixed submissions of exercise 1 built from
+``tests/grading_fixtures/fixtures.json`` (the solution plus one of every kind of bad one).
+"""
+
+import argparse
+import csv
+import json
+import shutil
+from pathlib import Path
+
+import nbformat
+import psutil
+import pytest
+
+from tfdist_edu import grading
+
+FIXTURES = Path(__file__).resolve().parent / "grading_fixtures"
+SPEC = json.loads((FIXTURES / "fixtures.json").read_text())
+EXERCISES = ["01_global_batch", "02_custom_loop", "03_svhn_capstone", "04_multi_worker"]
+
+
+def reference(kind, exercise):
+    """The ``"solution"`` or the handed-out (``"exercise"``) notebook of ``exercise``."""
+    base = grading.SOLUTIONS_DIR if kind == "solution" else grading.EXERCISES_DIR
+    return base / exercise / f"{exercise}.ipynb"
+
+
+def build_submission(folder, name, spec):
+    """Write the submission ``spec`` describes into ``folder``; return its path."""
+    if "file" in spec:
+        return Path(shutil.copy(FIXTURES / spec["file"], folder / spec["file"]))
+    nb = nbformat.read(reference("solution", SPEC["exercise"]), as_version=4)
+    for edit in spec["edits"]:
+        index = next(i for i, c in enumerate(nb.cells) if c.get("id") == edit["cell"])
+        cell = nb.cells[index]
+        if "replace" in edit:
+            cell.source = edit["replace"]
+        elif "sub" in edit:
+            old, new = edit["sub"]
+            assert old in cell.source, f"fixture {name}: {old!r} is not in cell {edit['cell']}"
+            cell.source = cell.source.replace(old, new)
+        elif "prepend" in edit:
+            cell.source = edit["prepend"] + cell.source
+        elif edit.get("delete"):
+            del nb.cells[index]
+        elif "move_after" in edit:
+            del nb.cells[index]
+            target = next(i for i, c in enumerate(nb.cells) if c.get("id") == edit["move_after"])
+            nb.cells.insert(target + 1, cell)
+        elif "insert_after" in edit:
+            new_cell = nbformat.v4.new_code_cell(edit["insert_after"])
+            new_cell["id"] = f"inserted-{index}"
+            nb.cells.insert(index + 1, new_cell)
+    path = folder / f"{name}.ipynb"
+    nbformat.write(nb, path)
+    return path
+
+
+def assert_graded_as(result, spec, out_dir):
+    assert (result.score, result.possible, result.status) == (spec["score"], 10, spec["status"]), result
+    for fragment in spec["reason"]:
+        assert fragment in result.reason, (fragment, result.reason)
+    feedback = (out_dir / "feedback" / f"{result.student}.md").read_text()
+    for fragment in spec.get("feedback", []):
+        assert fragment in feedback, (fragment, feedback)
+
+
+@pytest.fixture(scope="module")
+def reference_folder(tmp_path_factory):
+    """The four solutions and the four untouched exercises, graded in one folder."""
+    folder, out = tmp_path_factory.mktemp("reference"), tmp_path_factory.mktemp("reference-report")
+    for exercise in EXERCISES:
+        shutil.copy(reference("solution", exercise), folder / f"solution_{exercise}.ipynb")
+        shutil.copy(reference("exercise", exercise), folder / f"untouched_{exercise}.ipynb")
+    results = grading.grade_folder(folder, out, timeout_s=600, jobs=2)
+    return {r.student: r for r in results}, out
+
+
+@pytest.fixture(scope="module")
+def mixed_folder(tmp_path_factory):
+    """Ten submissions of exercise 1: the solution and one of every kind of bad submission."""
+    folder, out = tmp_path_factory.mktemp("mixed"), tmp_path_factory.mktemp("mixed-report")
+    files = {"solution": "solution.ipynb"}
+    shutil.copy(reference("solution", SPEC["exercise"]), folder / files["solution"])
+    for name, spec in SPEC["submissions"].items():
+        files[name] = build_submission(folder, name, spec).name
+    results = {r.file: r for r in grading.grade_folder(folder, out, timeout_s=SPEC["timeout_s"], jobs=2)}
+    return {name: results[file] for name, file in files.items()}, out
+
+
+# --------------------------------------------------------------------------------------------
+# Masters, exercises and solutions
+
+
+def test_exercises_are_the_four_graded_notebooks_worth_ten_points_each():
+    assert grading.exercises() == EXERCISES
+    for exercise in EXERCISES:
+        assert sum(grading.questions(exercise).values()) == 10
+
+
+def test_committed_exercises_and_solutions_match_the_masters():
+    assert grading.regenerate(check=True) == []
+
+
+def test_regenerate_check_reports_drift_and_regenerate_repairs_it(tmp_path):
+    for folder in ("grading", "exercises", "solutions"):
+        shutil.copytree(grading.REPO_ROOT / folder, tmp_path / folder)
+    student = tmp_path / "exercises" / "01_global_batch" / "01_global_batch.ipynb"
+    student.write_text(student.read_text().replace("Exercise 1", "Exercise One"))
+    (tmp_path / "solutions" / "02_custom_loop" / "tests" / "q1.py").unlink()
+    (tmp_path / "solutions" / "02_custom_loop" / "tests" / "q9.py").write_text("stale")
+    drift = grading.regenerate(check=True, root=tmp_path)
+    assert sorted(drift) == [
+        "exercises/01_global_batch/01_global_batch.ipynb",
+        "solutions/02_custom_loop/tests/q1.py",
+        "solutions/02_custom_loop/tests/q9.py",
+    ]
+    assert sorted(grading.regenerate(root=tmp_path)) == sorted(drift)
+    assert grading.regenerate(check=True, root=tmp_path) == []
+
+
+def test_student_versions_hide_solutions_and_hidden_tests():
+    for exercise in EXERCISES:
+        public = [f.read_text() for f in (grading.EXERCISES_DIR / exercise / "tests").glob("*.py")]
+        every = [f.read_text() for f in (grading.SOLUTIONS_DIR / exercise / "tests").glob("*.py")]
+        assert public and not any("hidden=True" in text for text in public)
+        assert any("hidden=True" in text for text in every)
+        assert "BEGIN SOLUTION" not in reference("exercise", exercise).read_text()
+
+
+# --------------------------------------------------------------------------------------------
+# Quick checks that run no notebook
+
+
+def test_cli_registers_grade_with_out_and_timeout():
+    parser = argparse.ArgumentParser()
+    grading.add_cli(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["grade", "subs", "--out", "report", "--timeout", "90"])
+    assert (args.submissions, args.out, args.timeout) == ("subs", "report", 90.0) and callable(args.func)
+
+
+def test_a_notebook_of_another_exercise_is_rejected_without_running(tmp_path):
+    path = shutil.copy(reference("solution", "02_custom_loop"), tmp_path / "bob.ipynb")
+    result = grading.grade_submission(path, exercise="01_global_batch")
+    assert (result.status, result.score, result.possible) == ("rejected", 0, 10)
+    assert "exercise 02_custom_loop, not of 01_global_batch" in result.reason
+
+
+def test_a_notebook_without_its_exercise_name_asks_for_one(tmp_path):
+    nb = nbformat.read(reference("exercise", "01_global_batch"), as_version=4)
+    del nb.metadata["otter"]
+    nbformat.write(nb, tmp_path / "carol.ipynb")
+    result = grading.grade_submission(tmp_path / "carol.ipynb")
+    assert result.status == "rejected" and "--exercise" in result.reason
+
+
+def test_feedback_shows_hints_of_hidden_tests_but_never_their_code():
+    result = grading.GradeResult(
+        student="dave", file="dave.ipynb", exercise="01_global_batch", score=1, possible=3,
+        questions={"q1": [1.0, 3.0]},
+        tests=[{"question": "q1", "hidden": False, "passed": True, "points": 1, "message": "", "hint": ""},
+               {"question": "q1", "hidden": True, "passed": False, "points": 2,
+                "message": "assert secret_reference(x) == 4", "hint": "think about the replicas"}])
+    text = grading.feedback(result)
+    assert "1 / 3" in text and "think about the replicas" in text and "secret_reference" not in text
+
+
+# --------------------------------------------------------------------------------------------
+# Grading real submissions
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("exercise", EXERCISES)
+def test_solutions_score_full_marks(reference_folder, exercise):
+    results, _ = reference_folder
+    result = results[f"solution_{exercise}"]
+    assert (result.score, result.possible, result.status) == (10, 10, "graded")
+    assert result.reason == "all tests passed"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("exercise", EXERCISES)
+def test_untouched_exercises_score_zero_with_a_helpful_message(reference_folder, exercise):
+    results, out = reference_folder
+    result = results[f"untouched_{exercise}"]
+    assert (result.score, result.possible, result.status) == (0, 10, "graded")
+    assert "answer cells left as handed out: " + ", ".join(grading.questions(exercise)) in result.reason
+    feedback = (out / "feedback" / f"untouched_{exercise}.md").read_text()
+    assert "public test (1 pt) failed: " in feedback or "public test (0.5 pt) failed: " in feedback
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(SPEC["submissions"]))
+def test_each_bad_submission_gets_its_expected_score_and_reason(mixed_folder, name):
+    results, out = mixed_folder
+    assert_graded_as(results[name], SPEC["submissions"][name], out)
+
+
+@pytest.mark.slow
+def test_a_folder_of_ten_mixed_submissions_gives_ten_rows_and_ten_feedback_files(mixed_folder):
+    results, out = mixed_folder
+    with open(out / "scores.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == len(results) == 10
+    assert {r["student"] for r in rows} == {r.student for r in results.values()}
+    assert rows[0].keys() >= {"student", "exercise", "score", "possible", "status", "reason", "q1", "q4"}
+    assert {r["student"]: float(r["score"]) for r in rows}["solution"] == 10
+    assert len(list((out / "feedback").glob("*.md"))) == 10
+
+
+@pytest.mark.slow
+def test_a_loop_that_ignores_interrupts_is_killed_with_its_processes(tmp_path):
+    spec = SPEC["alone"]["ignores_interrupts"]
+    path = build_submission(tmp_path, "eve", spec)
+    result = grading.grade_submission(path, timeout_s=spec["timeout_s"])
+    grading.write_report([result], tmp_path / "report")
+    assert_graded_as(result, spec, tmp_path / "report")
+    assert result.seconds < spec["timeout_s"] + 30
+    leftovers = [p for p in psutil.process_iter(["cmdline"]) if p.info["cmdline"] == ["sleep", "4242"]]
+    assert leftovers == []
+
+
+@pytest.mark.slow
+def test_capstone_feedback_quotes_the_written_answer(reference_folder):
+    _, out = reference_folder
+    feedback = (out / "feedback" / "solution_03_svhn_capstone.md").read_text()
+    assert "## Your written answer (`explanation`)" in feedback
+    # The solution builds the text with an f-string: the feedback quotes it with the numbers filled in.
+    assert "> On this machine the fastest run was '" in feedback and "{fastest}" not in feedback
