@@ -13,24 +13,14 @@ real machines, once per host with that host's TF_CONFIG. Every worker runs the s
 It writes a result JSON (history, weight checksum, epoch it started from) via write_result.
 """
 
-import hashlib
 import shutil
 import tempfile
 
-import numpy as np
 import tensorflow as tf
 
 import keras
 from tfdist_edu import cluster
 from tfdist_edu.scripts import common
-
-
-def weights_checksum(model):
-    """A digest of every weight's bytes: equal on two workers only if their weights are."""
-    digest = hashlib.sha256()
-    for w in model.get_weights():
-        digest.update(np.ascontiguousarray(w).tobytes())
-    return digest.hexdigest()
 
 
 def main():
@@ -48,24 +38,16 @@ def main():
         f"global batch {global_batch}"
     )
 
-    x, y = common.synthetic_data()
-    dataset = (
-        tf.data.Dataset.from_tensor_slices((x, y))
-        .shuffle(len(x), seed=1)
-        .repeat()
-        .batch(global_batch)
-    )
-    options = tf.data.Options()
-    options.experimental_distribute.auto_shard_policy = tf.data.experimental.AutoShardPolicy.DATA
-    iterator = iter(strategy.experimental_distribute_dataset(dataset.with_options(options)))
+    dataset = common.training_dataset(global_batch)
+    iterator = iter(strategy.experimental_distribute_dataset(dataset))
 
     with strategy.scope():
         keras.utils.set_random_seed(0)  # the same initial weights on every worker
         model = keras.Sequential(
             [
-                keras.Input((x.shape[1],)),
+                keras.Input((common.FEATURES,)),
                 keras.layers.Dense(32, activation="relu"),
-                keras.layers.Dense(4),
+                keras.layers.Dense(common.CLASSES),
             ]
         )
         optimizer = keras.optimizers.SGD(args.learning_rate)
@@ -113,8 +95,7 @@ def main():
             "task": [resolver.task_type, resolver.task_id],
             "initial_epoch": initial_epoch,
             "loss": history,
-            "weights_sha256": weights_checksum(model),
-            "weights_sum": float(sum(np.sum(w, dtype="float64") for w in model.get_weights())),
+            **common.weights_summary(model.get_weights()),
         }
     )
 

@@ -9,7 +9,6 @@ restores it and ``fit`` continues from the next epoch. A result JSON (history, w
 epoch it started from) is written via write_result.
 """
 
-import hashlib
 import os
 
 if os.environ.get("TF_USE_LEGACY_KERAS") != "1":
@@ -17,7 +16,6 @@ if os.environ.get("TF_USE_LEGACY_KERAS") != "1":
         "run this script with TF_USE_LEGACY_KERAS=1 (launch_workers(..., legacy_keras=True))"
     )
 
-import numpy as np
 import tensorflow as tf
 
 from tfdist_edu import cluster
@@ -51,23 +49,15 @@ def main():
         f"global batch {global_batch}"
     )
 
-    x, y = common.synthetic_data()
-    dataset = (
-        tf.data.Dataset.from_tensor_slices((x, y))
-        .shuffle(len(x), seed=1)
-        .repeat()
-        .batch(global_batch)
-    )
-    options = tf.data.Options()
-    options.experimental_distribute.auto_shard_policy = tf.data.experimental.AutoShardPolicy.DATA
+    dataset = common.training_dataset(global_batch)
 
     with strategy.scope():
         tf.keras.utils.set_random_seed(0)  # the same initial weights on every worker
         model = tf.keras.Sequential(
             [
-                tf.keras.Input((x.shape[1],)),
+                tf.keras.Input((common.FEATURES,)),
                 tf.keras.layers.Dense(32, activation="relu"),
-                tf.keras.layers.Dense(4),
+                tf.keras.layers.Dense(common.CLASSES),
             ]
         )
         model.compile(
@@ -78,23 +68,19 @@ def main():
 
     progress = ReportProgress()
     history = model.fit(
-        dataset.with_options(options),
+        dataset,
         epochs=args.epochs,
         steps_per_epoch=args.steps_per_epoch,
         callbacks=[tf.keras.callbacks.BackupAndRestore(args.backup_dir), progress],
         verbose=2,
     )
 
-    digest = hashlib.sha256()
-    for w in model.get_weights():
-        digest.update(np.ascontiguousarray(w).tobytes())
     cluster.write_result(
         {
             "task": [resolver.task_type, resolver.task_id],
             "initial_epoch": progress.initial_epoch,
             "loss": [float(v) for v in history.history["loss"]],
-            "weights_sha256": digest.hexdigest(),
-            "weights_sum": float(sum(np.sum(w, dtype="float64") for w in model.get_weights())),
+            **common.weights_summary(model.get_weights()),
         }
     )
 
