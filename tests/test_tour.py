@@ -25,6 +25,13 @@ def test_reading_explains_a_slower_mirrored_run_on_simulated_devices():
     text = tour.reading(_runs(8.0), "2 logical CPU devices simulated on one CPU")
     assert "4.0x slower" in text and "share the same processor" in text
     assert "2x fewer optimizer steps" in text and "85.0% (mirrored fit)" in text
+    assert "first epoch of default custom loop took 5.0s against 1.5s" in text
+
+
+def test_reading_makes_no_tracing_claim_when_no_first_epoch_was_slower():
+    runs = [_run(name, 1, 64, [1.0, 2.0], 0.9) for name in
+            ("default fit", "default custom loop", "mirrored fit", "mirrored custom loop")]
+    assert "tracing" not in tour.reading(runs, "2 GPUs")
 
 
 def test_reading_reports_a_faster_mirrored_run_on_real_gpus():

@@ -90,9 +90,10 @@ def reading(runs, device_note):
     else:
         text += "The replicas computed in parallel and the gradient all-reduce cost less than it saved. "
     first = max(runs, key=lambda r: r.first_epoch_s / r.steady_epoch_s)
-    text += (f"First epochs were slower than later ones (up to {first.first_epoch_s:.1f}s vs "
-             f"{first.steady_epoch_s:.1f}s for {first.name}) because they include tracing the "
-             "training step into a graph. ")
+    if first.first_epoch_s > first.steady_epoch_s:
+        text += (f"The first epoch of {first.name} took {first.first_epoch_s:.1f}s against "
+                 f"{first.steady_epoch_s:.1f}s later: it includes tracing the training step "
+                 "into a graph. ")
     accuracy = {r.name: r.final("val_accuracy") for r in runs}
     text += (f"After {len(default.epoch_seconds)} epochs the validation accuracy was "
              + ", ".join(f"{acc:.1%} ({name})" for name, acc in accuracy.items()) + ". ")
