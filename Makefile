@@ -1,15 +1,18 @@
 # A fresh clone needs two commands (see README):
 #   make demo   installs into .venv/ and runs the tour, the main job, on this machine
 #   make test   installs everything the tests need and runs every test (CI runs this)
+# Instructors: make grade SUBMISSIONS=dir, make slides, make exercises, make compat.
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 PYTEST_ARGS ?=
+SUBMISSIONS ?= submissions
+GRADES ?= grades
 export TF_CPP_MIN_LOG_LEVEL ?= 2
 
-.PHONY: demo test slides clean
+.PHONY: demo test instructor grade slides exercises compat clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -19,8 +22,13 @@ $(VENV)/.course-installed: pyproject.toml | $(BIN)/python
 	$(PIP) -e ".[course]"
 	touch $@
 
-$(VENV)/.test-installed: pyproject.toml scripts/install_slide_deps.sh $(VENV)/.course-installed
-	$(PIP) -e ".[course,test,slides,grading,legacy]"
+# The instructor tooling is its own package (instructor/), never imported by tfdist_edu.
+$(VENV)/.instructor-installed: instructor/pyproject.toml $(VENV)/.course-installed
+	$(PIP) -e ./instructor
+	touch $@
+
+$(VENV)/.test-installed: pyproject.toml scripts/install_slide_deps.sh $(VENV)/.instructor-installed
+	$(PIP) -e ".[course,test,legacy]"
 	scripts/install_slide_deps.sh
 	touch $@
 
@@ -33,8 +41,19 @@ demo: $(VENV)/.course-installed
 test: $(VENV)/.test-installed
 	TFDIST_EDU_FAST=1 $(BIN)/python -m pytest tests notebooks solutions --nbval-lax $(PYTEST_ARGS)
 
+instructor: $(VENV)/.instructor-installed
+
+grade: $(VENV)/.instructor-installed
+	$(BIN)/tfdist-instructor grade $(SUBMISSIONS) --out $(GRADES)
+
 slides: $(VENV)/.test-installed
-	$(BIN)/tfdist-edu slides --out build/slides
+	$(BIN)/tfdist-instructor slides --out build/slides
+
+exercises: $(VENV)/.instructor-installed
+	$(BIN)/tfdist-instructor exercises
+
+compat: $(VENV)/.test-installed
+	$(BIN)/tfdist-instructor compat --write docs/compatibility.md
 
 clean:
 	rm -rf build tour-report

@@ -40,3 +40,15 @@ def test_readme_gives_the_two_commands_and_ci_runs_the_test_one():
     assert "make demo" in readme and "make test" in readme
     ci = (ROOT / ".ci" / "run").read_text()
     assert re.search(r"^make test$", ci, re.M)
+
+
+def test_student_package_never_imports_instructor_tooling():
+    import ast
+
+    forbidden = {"otter", "nbconvert", "nbclient", "nbformat", "tfdist_instructor"}
+    for path in (ROOT / "tfdist_edu").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            for name in names:
+                assert name.split(".")[0] not in forbidden, f"{path.name} imports {name}"

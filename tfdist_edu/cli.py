@@ -1,4 +1,4 @@
-"""The ``tfdist-edu`` command: doctor, tour, grade and slides.
+"""The ``tfdist-edu`` command for students: doctor and tour (instructors: ``tfdist-instructor``).
 
 Subcommands import TensorFlow only when they run, so ``tfdist-edu --help`` answers at once.
 """
@@ -51,19 +51,7 @@ def build_parser():
     tour.add_argument("--out", default="tour-report", help="report folder (created)")
     tour.set_defaults(func=_tour)
 
-    for module in ("grading", "slides"):
-        try:
-            __import__(f"tfdist_edu.{module}", fromlist=["add_cli"]).add_cli(sub)
-        except ImportError as error:  # the extra that module needs is not installed
-            missing = sub.add_parser(module, help=f"unavailable here: {error}")
-            missing.set_defaults(func=lambda args, e=error: _unavailable(e))
     return parser
-
-
-def _unavailable(error):
-    print(f"This command needs an optional dependency: {error}. "
-          "Install the extras with: pip install -e '.[grading,slides]'", file=sys.stderr)
-    return 2
 
 
 def main(argv=None):

@@ -1,4 +1,4 @@
-"""tfdist_edu.slides: every deck builds, is talk-sized with speaker notes, and renders offline.
+"""tfdist_instructor.slides: every deck builds, is talk-sized with speaker notes, and renders offline.
 
 The decks are built once per session (fast mode, from conftest) and opened in Debian's headless
 Chromium with the network switched off; install it and reveal.js with
@@ -23,7 +23,7 @@ import nbformat
 import numpy as np
 import pytest
 
-from tfdist_edu import slides
+from tfdist_instructor import slides
 
 DECKS = slides.deck_paths()
 TALK_SLIDES = range(8, 19)  # 20-30 minutes at about two minutes a slide

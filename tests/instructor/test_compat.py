@@ -1,4 +1,4 @@
-"""Tests for tfdist_edu.compat: the strategy x training-path matrix, run for real, and its page.
+"""Tests for tfdist_instructor.compat: the strategy x training-path matrix, run for real, and its page.
 
 The tests marked ``slow`` share one run of the whole matrix (21 combinations, each in fresh
 processes, two at a time: about 2-4 minutes on two cores) and check docs/compatibility.md
@@ -12,10 +12,10 @@ from pathlib import Path
 import psutil
 import pytest
 
-from tfdist_edu import compat
+from tfdist_instructor import REPO_ROOT, compat
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "compatibility.md"
-REGENERATE = "python -m tfdist_edu.compat --write docs/compatibility.md"
+DOC = REPO_ROOT / "docs" / "compatibility.md"
+REGENERATE = "make compat"
 
 
 def accelerators(machine):

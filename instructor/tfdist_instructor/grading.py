@@ -71,7 +71,8 @@ from pathlib import Path
 if importlib.util.find_spec("otter") is None:  # cli.py shows this when the extra is missing
     raise ImportError("grading needs otter-grader: pip install 'tfdist-edu[grading]'")
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+from tfdist_instructor import REPO_ROOT
+
 EXERCISES_DIR = REPO_ROOT / "exercises"
 SOLUTIONS_DIR = REPO_ROOT / "solutions"
 
@@ -82,7 +83,7 @@ TEXT_LIMIT = 300  # characters of an error message or test output quoted in feed
 FREE_TEXT_NAMES = ("explanation",)  # variables holding a written answer, copied into feedback
 
 # Cells the student version contains only to run public checks: the grader runs every test itself.
-_CHECK_CELL = re.compile(r"""^\s*grader\.(check\(\s*["'](?P<q>\w+)["']\s*\)|check_all\(\)|export\(.*\))\s*$""")
+CHECK_CELL = re.compile(r"""^\s*grader\.(check\(\s*["'](?P<q>\w+)["']\s*\)|check_all\(\)|export\(.*\))\s*$""")
 _MARKER = "TFDIST_EDU_GRADING_RUN"  # environment marker of every process a graded run starts
 # Appended to every graded notebook: saves the written answers as the run left them.
 _ANSWERS_CELL = f"""\
@@ -139,67 +140,6 @@ def questions(exercise):
     tests = sorted((_exercise_dir(SOLUTIONS_DIR, exercise) / "tests").glob("*.py"))
     files = [create_test_file(str(p), NBMetadataConfig()) for p in tests]
     return {f.name: f.possible for f in sorted(files, key=lambda f: _natural(f.name))}
-
-
-def regenerate(check=False, root=REPO_ROOT):
-    """Rebuild ``exercises/`` and ``solutions/`` from ``grading/masters`` with ``otter assign``.
-
-    Returns the paths (relative to ``root``) that were written, or with ``check=True`` the
-    paths whose committed content differs from what the masters give (nothing is written);
-    an empty list means no drift.
-    """
-    from otter.assign import main as otter_assign
-
-    root = Path(root)
-    masters = sorted((root / "grading" / "masters").glob("[0-9][0-9]_*.ipynb"))
-    if not masters:
-        raise FileNotFoundError(f"no master notebooks in {root / 'grading' / 'masters'}")
-    changed = []
-    with tempfile.TemporaryDirectory(prefix="tfdist-assign-") as tmp:
-        for master in masters:
-            out = Path(tmp, master.stem)
-            _quiet(otter_assign, str(master), str(out), no_pdfs=True, no_run_tests=True)
-            generated = {
-                f"exercises/{master.stem}": out / "student",
-                f"solutions/{master.stem}": out / "autograder",
-            }
-            for target, source in generated.items():
-                changed += _sync(source, root / target, check, keep=("*.ipynb", "tests/*.py"))
-    return [str(Path(p).relative_to(root)) for p in changed]
-
-
-def _sync(source, target, check, keep):
-    """Make ``target`` hold exactly the files of ``source`` matching ``keep``; return changed paths."""
-    wanted = {p.relative_to(source): _normalised_bytes(p) for pattern in keep for p in source.glob(pattern)}
-    present = {p.relative_to(target) for pattern in keep for p in target.glob(pattern)}
-    changed = []
-    for rel in sorted(set(wanted) | present):
-        path = target / rel
-        if rel in wanted and path.exists() and path.read_bytes() == wanted[rel]:
-            continue
-        changed.append(path)
-        if check:
-            continue
-        if rel in wanted:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(wanted[rel])
-        else:
-            path.unlink()
-    return changed
-
-
-def _normalised_bytes(path):
-    """File bytes with otter's random ids of generated cells replaced by stable ones."""
-    if path.suffix != ".ipynb":
-        return path.read_bytes()
-    import nbformat
-
-    nb = nbformat.read(path, as_version=4)
-    for i, cell in enumerate(nb.cells):
-        match = _CHECK_CELL.match(cell.source) if cell.cell_type == "code" else None
-        if match:
-            cell["id"] = f"check-{match['q'] or i}"
-    return (nbformat.writes(nb) + "\n").encode()
 
 
 def _exercise_dir(base, exercise):
@@ -357,7 +297,7 @@ def _cleaned(nb):
     kept = []
     for index, cell in enumerate(nb.cells):
         if cell.cell_type == "code":
-            if _CHECK_CELL.match(cell.source):
+            if CHECK_CELL.match(cell.source):
                 continue
             cell.outputs, cell.execution_count = [], None
         cell.metadata["grader_index"] = index + 1  # the student's numbering, for feedback
@@ -379,7 +319,7 @@ def _answer_questions(cells):
     for cell in cells:
         if "otter_answer_cell" in cell.metadata.get("tags", []):
             pending.append(cell.get("id"))
-        match = _CHECK_CELL.match(cell.source) if cell.cell_type == "code" else None
+        match = CHECK_CELL.match(cell.source) if cell.cell_type == "code" else None
         if match and match["q"]:
             owners.update((cid, match["q"]) for cid in pending)
             pending = []
@@ -388,7 +328,7 @@ def _answer_questions(cells):
 
 def _structure_problems(cells, original):
     """Deleted, moved and untouched answer cells, by the cell ids of the handed-out notebook."""
-    given = [c for c in original if c.cell_type == "code" and not _CHECK_CELL.match(c.source)]
+    given = [c for c in original if c.cell_type == "code" and not CHECK_CELL.match(c.source)]
     position = {c.get("id"): i for i, c in enumerate(cells) if c.get("id")}
     if not any(c.get("id") in position for c in given):
         return ["the notebook's cell ids were not kept, so deleted or moved cells cannot be named"]
@@ -477,7 +417,7 @@ def _run_isolated(nb, exercise, work, timeout_s, fast):
     if fast:
         env["TFDIST_EDU_FAST"] = "1"
     tests = _exercise_dir(SOLUTIONS_DIR, exercise) / "tests"
-    command = [sys.executable, "-m", "tfdist_edu.grading", str(notebook), str(tests), str(deadline),
+    command = [sys.executable, "-m", "tfdist_instructor.grading", str(notebook), str(tests), str(deadline),
                str(timeout_s / 2), str(report_path)]
     proc = subprocess.Popen(command, cwd=submission, env=env, stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
@@ -713,20 +653,6 @@ def _short(text, limit=TEXT_LIMIT):
 
 def _natural(name):
     return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", name)]
-
-
-def _quiet(func, *args, **kwargs):
-    """Call ``func`` with its stdout and logging chatter silenced (otter prints a lot)."""
-    import contextlib
-    import io
-    import logging
-
-    logging.disable(logging.INFO)
-    try:
-        with contextlib.redirect_stdout(io.StringIO()):
-            return func(*args, **kwargs)
-    finally:
-        logging.disable(logging.NOTSET)
 
 
 # --------------------------------------------------------------------------------------------

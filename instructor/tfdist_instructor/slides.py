@@ -13,13 +13,14 @@ import tempfile
 import time
 from pathlib import Path
 
+from tfdist_instructor import REPO_ROOT
+
 import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellControlSignal, DeadKernelError
 from nbconvert import SlidesExporter
 from traitlets.config import Config
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
 DECKS_DIR = REPO_ROOT / "slides"
 TEMPLATE_NAME = "reveal_offline"  # a folder in DECKS_DIR
 REVEAL_ENV = "TFDIST_EDU_REVEAL_DIR"  # overrides where the npm copy of reveal.js is looked for

@@ -1,0 +1,58 @@
+"""The ``tfdist-instructor`` command: grade, exercises, slides and compat.
+
+Bad input (a missing folder, an unwritable output folder, an unknown exercise) gets one line
+and a non-zero exit, before any work starts.
+"""
+
+import argparse
+import sys
+
+
+def _exercises(args):
+    from tfdist_instructor import masters
+
+    changed = masters.regenerate(check=args.check)
+    if args.check and changed:
+        print("these generated files differ from their masters (run `make exercises`):", *changed, sep="\n  ")
+        return 1
+    print(f"{len(changed)} file(s) {'differ' if args.check else 'written'}")
+    return 0
+
+
+def _compat(args):
+    from tfdist_instructor import compat
+
+    return compat.main(["--write", args.write] + (["--parallel", str(args.parallel)] if args.parallel else []))
+
+
+def build_parser():
+    """Return the argument parser of the ``tfdist-instructor`` command."""
+    from tfdist_instructor import grading, slides
+
+    parser = argparse.ArgumentParser(prog="tfdist-instructor",
+                                     description="Instructor tools for the tf.distribute course.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    grading.add_cli(sub)
+    exercises = sub.add_parser("exercises", help="regenerate exercises/ and solutions/ from grading/masters")
+    exercises.add_argument("--check", action="store_true", help="only list files that differ; write nothing")
+    exercises.set_defaults(func=_exercises)
+    slides.add_cli(sub)
+    compat = sub.add_parser("compat", help="measure every strategy x training path and write the table")
+    compat.add_argument("--write", default="docs/compatibility.md", metavar="PATH")
+    compat.add_argument("--parallel", type=int, default=None, help="combinations run at once")
+    compat.set_defaults(func=_compat)
+    return parser
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (ValueError, RuntimeError, FileNotFoundError, PermissionError) as error:
+        # Bad input gets one clear line, not a traceback.
+        print(f"tfdist-instructor {args.command}: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,87 @@
+"""Exercises from their masters: ``grading/masters/NN_name.ipynb`` is the one source an
+instructor edits; ``otter assign`` turns it into the student version in ``exercises/`` and the
+reference solution with every test in ``solutions/``.
+
+``regenerate()`` rebuilds both folders; ``regenerate(check=True)`` only lists files that differ,
+so a test fails when someone edits a generated file instead of its master.
+"""
+
+import contextlib
+import io
+import logging
+import tempfile
+from pathlib import Path
+
+from tfdist_instructor import REPO_ROOT
+from tfdist_instructor.grading import CHECK_CELL
+
+
+def regenerate(check=False, root=REPO_ROOT):
+    """Rebuild ``exercises/`` and ``solutions/`` from ``grading/masters`` with ``otter assign``.
+
+    Returns the paths (relative to ``root``) that were written, or with ``check=True`` the
+    paths whose committed content differs from what the masters give (nothing is written);
+    an empty list means no drift.
+    """
+    from otter.assign import main as otter_assign
+
+    root = Path(root)
+    masters = sorted((root / "grading" / "masters").glob("[0-9][0-9]_*.ipynb"))
+    if not masters:
+        raise FileNotFoundError(f"no master notebooks in {root / 'grading' / 'masters'}")
+    changed = []
+    with tempfile.TemporaryDirectory(prefix="tfdist-assign-") as tmp:
+        for master in masters:
+            out = Path(tmp, master.stem)
+            _quiet(otter_assign, str(master), str(out), no_pdfs=True, no_run_tests=True)
+            generated = {
+                f"exercises/{master.stem}": out / "student",
+                f"solutions/{master.stem}": out / "autograder",
+            }
+            for target, source in generated.items():
+                changed += _sync(source, root / target, check, keep=("*.ipynb", "tests/*.py"))
+    return [str(Path(p).relative_to(root)) for p in changed]
+
+
+def _sync(source, target, check, keep):
+    """Make ``target`` hold exactly the files of ``source`` matching ``keep``; return changed paths."""
+    wanted = {p.relative_to(source): _normalised_bytes(p) for pattern in keep for p in source.glob(pattern)}
+    present = {p.relative_to(target) for pattern in keep for p in target.glob(pattern)}
+    changed = []
+    for rel in sorted(set(wanted) | present):
+        path = target / rel
+        if rel in wanted and path.exists() and path.read_bytes() == wanted[rel]:
+            continue
+        changed.append(path)
+        if check:
+            continue
+        if rel in wanted:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(wanted[rel])
+        else:
+            path.unlink()
+    return changed
+
+
+def _normalised_bytes(path):
+    """File bytes with otter's random ids of generated cells replaced by stable ones."""
+    if path.suffix != ".ipynb":
+        return path.read_bytes()
+    import nbformat
+
+    nb = nbformat.read(path, as_version=4)
+    for i, cell in enumerate(nb.cells):
+        match = CHECK_CELL.match(cell.source) if cell.cell_type == "code" else None
+        if match:
+            cell["id"] = f"check-{match['q'] or i}"
+    return (nbformat.writes(nb) + "\n").encode()
+
+
+def _quiet(func, *args, **kwargs):
+    """Call ``func`` with its stdout and logging chatter silenced (otter prints a lot)."""
+    logging.disable(logging.INFO)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            return func(*args, **kwargs)
+    finally:
+        logging.disable(logging.NOTSET)
