@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a source checkout
 
-from tfdist_edu import cluster  # noqa: E402
+from tfdist_edu import cluster, supervisor, worker  # noqa: E402
 
 
 def parse_args():
@@ -34,8 +34,8 @@ def parse_args():
     return parser.parse_args()
 
 
-def worker(args):
-    """One side of the comparison; writes its timings with cluster.write_result."""
+def measure(args):
+    """One side of the comparison; writes its timings with worker.write_result."""
     launched = args.launched_at
     import numpy as np
     import tensorflow as tf
@@ -83,7 +83,7 @@ def worker(args):
     for _ in range(args.steps):
         float(train_step(iterator))  # float() waits for the step, as a training loop's logging does
     per_step = (time.perf_counter() - start) / args.steps
-    cluster.write_result(
+    worker.write_result(
         {
             "import_s": imported - launched,
             "join_s": joined - imported,
@@ -97,8 +97,8 @@ def run_single(args):
     """The baseline: one process, default strategy, all cores."""
     with tempfile.TemporaryDirectory() as tmp:
         result = Path(tmp, "single.json")
-        env = {**cluster.worker_env(), cluster.RESULT_ENV: str(result)}
-        with cluster.Supervisor(deadline_s=300, echo=False) as sup:
+        env = {**cluster.worker_env(), worker.RESULT_ENV: str(result)}
+        with supervisor.Supervisor(deadline_s=300, echo=False) as sup:
             sup.start(
                 "single", [sys.executable, __file__, "--worker=single", *common(args)], env=env
             )
@@ -125,7 +125,7 @@ def common(args):
 def main():
     args = parse_args()
     if args.worker:
-        return worker(args)
+        return measure(args)
     runs = {"1 process, default strategy": [], "2 local workers, MWMS": []}
     for _ in range(args.repeats):  # alternate, so load changes on a shared machine hit both sides
         runs["1 process, default strategy"].append(run_single(args))

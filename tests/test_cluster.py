@@ -18,7 +18,7 @@ import uuid
 import psutil
 import pytest
 
-from tfdist_edu import cluster
+from tfdist_edu import cluster, supervisor, tfconfig, worker
 
 # --------------------------------------------------------------------------------------------
 # Helpers
@@ -53,7 +53,7 @@ def assert_nothing_left(addresses):
 
 
 def loopback_hosts(n):
-    return [f"localhost:{port}" for port in cluster.free_ports(n)]
+    return [f"localhost:{port}" for port in tfconfig.free_ports(n)]
 
 
 def write_script(tmp_path, body):
@@ -66,67 +66,11 @@ def write_script(tmp_path, body):
     return path
 
 
+FAST = ["--epochs", "2", "--steps-per-epoch", "5"]
+
+
 # --------------------------------------------------------------------------------------------
-# TF_CONFIG, without processes
-
-
-def test_tf_config_gives_every_task_the_whole_cluster_and_its_own_task():
-    spec = {"worker": ["localhost:2222", "localhost:2223"]}
-    config = cluster.tf_config(spec, "worker", 1)
-    assert config == {"cluster": spec, "task": {"type": "worker", "index": 1}}
-    assert json.loads(cluster.tf_config(spec, "worker", 0, as_json=True))["task"] == {
-        "type": "worker",
-        "index": 0,
-    }
-
-
-@pytest.mark.parametrize(
-    "spec, task, message",
-    [
-        (
-            {"worker": ["localhost:2222", "127.0.0.1:2222"]},
-            ("worker", 0),
-            "used by both worker 0 and worker 1",
-        ),
-        ({"worker": ["localhost:2222"], "ps": ["localhost:2223"]}, ("ps", 0), "needs a 'chief'"),
-        (
-            {"worker": ["localhost:2222", "localhost:2223"]},
-            ("worker", 2),
-            "index 2 is out of range",
-        ),
-        ({"worker": ["localhost:2222"]}, ("worker", -1), "out of range"),
-        ({"master": ["localhost:2222"]}, ("master", 0), "unknown task type 'master'"),
-        ({"worker": ["localhost:2222"]}, ("boss", 0), "unknown task type 'boss'"),
-        ({"worker": ["localhost:2222"]}, ("ps", 0), "'ps' is not in this cluster"),
-        ({"worker": ["localhost"]}, ("worker", 0), "not a 'host:port' address"),
-        ({"worker": ["localhost:99999"]}, ("worker", 0), "port between 1 and 65535"),
-        ({"worker": "localhost:2222"}, ("worker", 0), "must be a list"),
-        ({"chief": ["a:1", "b:1"], "worker": ["c:1"]}, ("chief", 0), "at most one chief"),
-        ({"ps": ["a:1"], "chief": ["b:1"]}, ("chief", 0), "needs at least one 'worker'"),
-        ({"worker": ["localhost:2222"]}, ("worker", "0"), "a task index is an int"),
-    ],
-)
-def test_invalid_tf_config_input_is_refused_with_a_message_naming_the_problem(spec, task, message):
-    with pytest.raises(cluster.TFConfigError, match=message):
-        cluster.tf_config(spec, *task)
-
-
-def test_an_evaluator_may_sit_outside_the_training_cluster():
-    config = cluster.tf_config({"worker": ["localhost:2222"]}, "evaluator", 0)
-    assert config["task"] == {"type": "evaluator", "index": 0}
-
-
-def test_printed_cluster_spec_explains_each_task_and_names_the_chief():
-    text = str(cluster.ClusterSpec({"worker": ["10.0.0.1:2222", "10.0.0.2:2222"]}))
-    assert "worker 0" in text and "10.0.0.2:2222" in text
-    assert "also the chief" in text.splitlines()[1]
-    assert "TF_CONFIG" in text
-
-
-def test_free_ports_are_distinct_and_bindable():
-    ports = cluster.free_ports(4)
-    assert len(set(ports)) == 4
-    assert all(port_is_free(f"localhost:{p}") for p in ports)
+# Launching, without training
 
 
 def test_dry_run_prints_the_tf_config_each_host_needs_and_starts_nothing(capsys):
@@ -143,7 +87,7 @@ def test_dry_run_prints_the_tf_config_each_host_needs_and_starts_nothing(capsys)
 
 def test_hosts_that_are_not_this_machine_need_a_dry_run(tmp_path):
     script = write_script(tmp_path, "pass\n")
-    with pytest.raises(cluster.TFConfigError, match="not an address of this machine"):
+    with pytest.raises(tfconfig.TFConfigError, match="not an address of this machine"):
         cluster.launch_workers(script, hosts=["192.0.2.1:2222", "192.0.2.2:2222"], echo=False)
 
 
@@ -154,7 +98,7 @@ def test_busy_port_is_reported_with_its_holder_before_any_worker_starts(tmp_path
         holder.listen()
         busy = holder.getsockname()[1]
         with pytest.raises(
-            cluster.PortInUseError, match=f"port {busy} for worker 0 .* is already in use"
+            supervisor.PortInUseError, match=f"port {busy} for worker 0 .* is already in use"
         ):
             cluster.launch_workers(
                 script, hosts=[f"localhost:{busy}", *loopback_hosts(1)], echo=False
@@ -162,45 +106,10 @@ def test_busy_port_is_reported_with_its_holder_before_any_worker_starts(tmp_path
     assert children() == []
 
 
-def test_log_filter_hides_tensorflow_start_up_noise_but_keeps_errors_and_prints():
-    assert cluster.is_log_noise(
-        "I0000 00:00:1795315692.067195   11182 cudart_stub.cc:31] Could not find cuda"
-    )
-    assert cluster.is_log_noise(
-        "E0000 00:00:17.2   11 cuda_platform.cc:52] failed call to cuInit: INTERNAL"
-    )
-    assert cluster.is_log_noise(
-        "WARNING: All log messages before absl::InitializeLog() is called are written"
-    )
-    assert not cluster.is_log_noise(
-        "E0000 00:00:17.2   11 grpc_server_lib.cc:618] UNKNOWN: Could not start gRPC server"
-    )
-    assert not cluster.is_log_noise("epoch 1/3: loss 1.49")
-
-
-def test_worker_helpers_report_progress_and_results_through_the_launcher_files(
-    tmp_path, monkeypatch
-):
-    monkeypatch.setenv(cluster.PROGRESS_ENV, str(tmp_path / "progress"))
-    monkeypatch.setenv(cluster.RESULT_ENV, str(tmp_path / "result.json"))
-    cluster.report_start(2)
-    cluster.report_epoch(3)
-    cluster.write_result({"loss": [0.5]})
-    marks = [json.loads(line) for line in (tmp_path / "progress").read_text().splitlines()]
-    assert [(m["event"], m["epoch"]) for m in marks] == [("start", 2), ("epoch", 3)]
-    assert json.loads((tmp_path / "result.json").read_text()) == {"loss": [0.5]}
-
-
-# --------------------------------------------------------------------------------------------
-# Real clusters
-
-FAST = ["--epochs", "2", "--steps-per-epoch", "5"]
-
-
 @pytest.mark.cluster
 def test_two_worker_custom_loop_on_keras3_ends_with_identical_weights_on_every_worker(tmp_path):
     run = cluster.launch_workers(
-        cluster.reference_script("mwms_ctl"),
+        worker.reference_script("mwms_ctl"),
         args=FAST,
         deadline_s=180,
         echo=False,
@@ -217,7 +126,7 @@ def test_two_worker_custom_loop_on_keras3_ends_with_identical_weights_on_every_w
 @pytest.mark.cluster
 def test_two_worker_fit_through_tf_keras_ends_with_identical_weights_on_every_worker(tmp_path):
     run = cluster.launch_workers(
-        cluster.reference_script("mwms_fit"),
+        worker.reference_script("mwms_fit"),
         args=FAST,
         legacy_keras=True,
         deadline_s=180,
@@ -237,7 +146,7 @@ def test_killed_worker_is_restarted_with_its_peers_and_training_resumes_from_the
     script, legacy_keras, tmp_path
 ):
     run = cluster.launch_workers(
-        cluster.reference_script(script),
+        worker.reference_script(script),
         args=["--epochs", "3", "--steps-per-epoch", "5"],
         legacy_keras=legacy_keras,
         kill=(1, 1),
@@ -269,7 +178,7 @@ def test_worker_crashing_at_start_is_named_and_its_waiting_peer_is_killed(tmp_pa
         """,
     )
     hosts = loopback_hosts(2)
-    with pytest.raises(cluster.WorkerFailed, match="worker 1 exited with status 1") as failure:
+    with pytest.raises(supervisor.WorkerFailed, match="worker 1 exited with status 1") as failure:
         cluster.launch_workers(script, hosts=hosts, deadline_s=120, echo=False)
     assert "cannot find its data" in str(failure.value)
     assert failure.value.run.workers[0].returncode == -9  # worker 0 was SIGKILLed
@@ -292,7 +201,7 @@ def test_hanging_worker_makes_the_deadline_kill_every_worker_and_is_named(tmp_pa
     hosts = loopback_hosts(2)
     deadline = 20
     start = time.monotonic()
-    with pytest.raises(cluster.ClusterTimeout, match="worker 1 looks stuck") as timeout:
+    with pytest.raises(supervisor.ClusterTimeout, match="worker 1 looks stuck") as timeout:
         cluster.launch_workers(script, hosts=hosts, deadline_s=deadline, echo=False)
     assert time.monotonic() - start < deadline + 10
     assert "loading data..." in str(timeout.value)
@@ -305,8 +214,8 @@ def test_keyboard_interrupt_kills_every_worker_and_is_re_raised(tmp_path):
         tmp_path,
         """
         import tensorflow as tf
-        from tfdist_edu import cluster
-        cluster.report_start(0)  # tells the test this worker is about to join
+        from tfdist_edu import cluster, supervisor, tfconfig, worker
+        worker.report_start(0)  # tells the test this worker is about to join
         if INDEX == 1:
             time.sleep(3600)
         tf.distribute.MultiWorkerMirroredStrategy()  # worker 0 waits here, ignoring SIGTERM
@@ -336,7 +245,7 @@ def test_workers_die_with_a_launcher_that_is_killed_outright(tmp_path):
         [
             sys.executable,
             "-c",
-            f"from tfdist_edu import cluster; cluster.launch_workers({str(script)!r})",
+            f"from tfdist_edu import cluster, supervisor, tfconfig, worker; cluster.launch_workers({str(script)!r})",
         ],
         stdout=subprocess.PIPE,
         text=True,
@@ -392,7 +301,7 @@ def test_two_workers_in_separate_network_namespaces_train_like_two_hosts(tmp_pat
     names = _network_namespaces(uuid.uuid4().hex[:6])
     try:
         run = cluster.launch_workers(
-            cluster.reference_script("mwms_ctl"),
+            worker.reference_script("mwms_ctl"),
             hosts=["10.199.0.1:2222", "10.199.0.2:2222"],
             prefix=[["ip", "netns", "exec", name] for name in names],
             args=FAST,

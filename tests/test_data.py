@@ -12,7 +12,7 @@ import pytest
 import tensorflow as tf
 import tensorflow_datasets as tfds
 
-from tfdist_edu import data, models, strategies
+from tfdist_edu import data, models
 
 UNREACHABLE = "192.0.2.1"
 
@@ -163,28 +163,6 @@ def test_repeated_batches_run_past_one_epoch():
 def test_a_bad_global_batch_is_refused(global_batch):
     with pytest.raises(ValueError, match="global_batch must be a positive integer"):
         data.batches(tf.data.Dataset.range(4), global_batch)
-
-
-def test_distribute_splits_each_global_batch_across_replicas():
-    strategy = strategies.make("mirrored")
-    course = data.load("fashion_mnist", source="synthetic", num_train=96, num_test=8)
-    distributed = data.distribute(strategy, data.batches(course.train, 32))
-
-    @tf.function
-    def count(batch):
-        images, labels = batch
-        per_replica = strategy.run(lambda x: tf.shape(x)[0], args=(images,))
-        return strategy.experimental_local_results(per_replica)
-
-    per_replica_sizes = [[int(n) for n in count(batch)] for batch in distributed]
-    assert per_replica_sizes == [[16, 16]] * 3
-
-
-def test_distribute_explains_that_the_dataset_must_be_batched():
-    strategy = strategies.make("mirrored")
-    course = data.load("svhn", source="synthetic", num_train=8, num_test=8)
-    with pytest.raises(ValueError, match="batches\\(ds, global_batch\\)"):
-        data.distribute(strategy, course.train)
 
 
 @pytest.mark.slow

@@ -4,7 +4,6 @@ Splitting devices only works before TensorFlow's runtime starts, and this test p
 already have started it, so the checks that need a fresh runtime run in a child Python.
 """
 
-import json
 import sys
 import types
 

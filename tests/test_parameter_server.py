@@ -5,7 +5,7 @@ import dataclasses
 import psutil
 import pytest
 
-from tfdist_edu import cluster, parameter_server
+from tfdist_edu import parameter_server, supervisor
 
 RECORD_KEYS = {"loss", "steps_per_worker", "placement", "num_workers", "num_ps", "seconds"}
 
@@ -63,7 +63,7 @@ def test_separate_processes_with_partitioning_put_variable_shards_on_both_ps():
 
 @pytest.mark.cluster
 def test_deadline_kills_the_parameter_server_cluster_and_says_so():
-    with pytest.raises(cluster.ClusterTimeout, match="deadline of 2 s passed: coordinator"):
+    with pytest.raises(supervisor.ClusterTimeout, match="deadline of 2 s passed: coordinator"):
         parameter_server.run_parameter_server(deadline_s=2, echo=False)
     assert live_children() == []
 

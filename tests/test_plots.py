@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from tfdist_edu import loss_scaling, models, parameter_server, plots, strategies, timing
+from tfdist_edu import dynamic_loss_scale, loss_scaling, models, parameter_server, plots, strategies, timing
 
 HARDWARE = "2 CPU cores, 2 logical CPU devices (simulated)"
 DATA = "Fashion-MNIST, synthetic stand-in (offline), 600 examples"
@@ -113,7 +113,7 @@ def test_metric_pitfall_figure_shows_3_5_against_1_75(tmp_path):
 
 
 def test_loss_scale_figure_plots_the_trace_and_marks_the_injected_overflow(tmp_path):
-    trace = loss_scaling.loss_scale_trace(steps=12, overflow_steps=(8,), growth_steps=3,
+    trace = dynamic_loss_scale.loss_scale_trace(steps=12, overflow_steps=(8,), growth_steps=3,
                                           initial_scale=2.0**8)
     fig = plots.plot_loss_scale(trace)
     scale_ax, loss_ax = fig.axes

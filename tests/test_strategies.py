@@ -5,7 +5,6 @@ so those checks run in a child Python; the rest run here on whatever devices thi
 """
 
 import json
-import os
 import sys
 import types
 
@@ -59,7 +58,7 @@ def test_central_storage_over_two_simulated_cpus_has_two_replicas(two_cpus):
 
 def test_auto_chooses_mirrored_over_simulated_cpus_and_says_why(two_cpus):
     assert two_cpus["auto"] == two_cpus["mirrored"]
-    assert two_cpus["auto_printed"].startswith("auto: mirrored strategy, because 2 logical CPU")
+    assert two_cpus["auto_printed"].startswith("auto: MirroredStrategy, because 2 logical CPU")
     label = "2 logical CPU devices (simulated), no GPU, no TPU]"
     assert two_cpus["auto_printed"].rstrip().endswith(label)
 

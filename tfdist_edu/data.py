@@ -202,18 +202,6 @@ def batches(ds, global_batch, shuffle=True, seed=0, cache=True, drop_remainder=F
     return ds.batch(global_batch, drop_remainder=drop_remainder).prefetch(tf.data.AUTOTUNE)
 
 
-def distribute(strategy, ds):
-    """Return ``strategy.experimental_distribute_dataset(ds)``: each global batch of ``ds``
-    split into one per-replica batch for each of the strategy's replicas."""
-    try:
-        return strategy.experimental_distribute_dataset(ds)
-    except IndexError as error:  # how TensorFlow answers an unbatched dataset and 2+ replicas
-        raise ValueError(
-            "distribute() needs a dataset of global batches, which it splits across the "
-            "replicas; batch it first, e.g. distribute(strategy, batches(ds, global_batch))"
-        ) from error
-
-
 def _spec(name):
     if name not in _SPECS:
         raise ValueError(f"unknown dataset {name!r}; choose one of {', '.join(NAMES)}")

@@ -1,17 +1,20 @@
 """The numbers behind the loss-scaling lessons, computed with real TensorFlow calls.
 
-Three small experiments, each returning a record that ``plots`` draws:
+Two small experiments, each returning a record that ``plots`` draws:
 
 - ``loss_scaling_demo`` / ``regularization_demo``: one real batch through a real model under a
   strategy, with the loss scaled the right way and the wrong way, next to the same model on a
   single device. Gradients are summed across replicas, as the optimizer does under a strategy.
 - ``metric_pitfall``: why a ``Mean`` metric fed the scaled per-replica losses reports the loss
   divided by the number of replicas.
-- ``loss_scale_trace``: the dynamic loss scale of a mixed-precision ``LossScaleOptimizer``
-  step by step, with overflowing gradients injected where asked.
+
+Each way of scaling is a named function below (``compute_average_loss``, ``reduce_mean_per_replica``,
+...), so a lesson can show its source; the figures quote that same source. (Mixed precision's
+dynamic loss scale is another matter: see ``dynamic_loss_scale``.)
 """
 
 import dataclasses
+import inspect
 
 import keras
 import numpy as np
@@ -60,48 +63,45 @@ class LossScalingResult:
         return cls(**{**record, "cases": cases})
 
 
-def _data_loss(per_example, global_batch):
+# Each case is a named function: the loss one replica differentiates, from its per-example
+# losses, the model and the global batch. The code a figure shows is read from its source.
+
+
+def compute_average_loss(per_example, model, global_batch):
     return tf.nn.compute_average_loss(per_example, global_batch_size=global_batch)
 
 
-def _penalty(model):
-    return tf.add_n(model.losses)
+def reduce_mean_per_replica(per_example, model, global_batch):
+    return tf.reduce_mean(per_example)
 
 
-# Each distributed case maps (per-example losses on this replica, model, global batch) to the
-# scalar this replica differentiates; the reference gets the whole batch on one device.
-_LOSS_CASES = {
-    "compute_average_loss": (
-        "tf.nn.compute_average_loss(per_example, global_batch_size=GLOBAL_BATCH)",
-        lambda per_example, model, global_batch: _data_loss(per_example, global_batch),
-    ),
-    "reduce_mean": (
-        "tf.reduce_mean(per_example)  # per replica",
-        lambda per_example, model, global_batch: tf.reduce_mean(per_example),
-    ),
-}
-_LOSS_REFERENCE = (
-    "tf.reduce_mean(per_example)  # whole batch",
-    lambda per_example, model: tf.reduce_mean(per_example),
-)
+def scale_regularization_loss(per_example, model, global_batch):
+    return (tf.nn.compute_average_loss(per_example, global_batch_size=global_batch)
+            + tf.nn.scale_regularization_loss(tf.add_n(model.losses)))
 
-_REGULARIZATION_CASES = {
-    "scale_regularization_loss": (
-        "compute_average_loss(...) + tf.nn.scale_regularization_loss(tf.add_n(model.losses))",
-        lambda per_example, model, global_batch: (
-            _data_loss(per_example, global_batch)
-            + tf.nn.scale_regularization_loss(_penalty(model))),
-    ),
-    "unscaled penalty": (
-        "compute_average_loss(...) + tf.add_n(model.losses)",
-        lambda per_example, model, global_batch: (
-            _data_loss(per_example, global_batch) + _penalty(model)),
-    ),
-}
-_REGULARIZATION_REFERENCE = (
-    "tf.reduce_mean(per_example) + tf.add_n(model.losses)",
-    lambda per_example, model: tf.reduce_mean(per_example) + _penalty(model),
-)
+
+def unscaled_penalty(per_example, model, global_batch):
+    return (tf.nn.compute_average_loss(per_example, global_batch_size=global_batch)
+            + tf.add_n(model.losses))
+
+
+def single_device_mean(per_example, model, global_batch):
+    return tf.reduce_mean(per_example)
+
+
+def single_device_mean_plus_penalty(per_example, model, global_batch):
+    return tf.reduce_mean(per_example) + tf.add_n(model.losses)
+
+
+def source_of(case):
+    """The expression ``case`` returns, as shown on a figure: its source after ``return``."""
+    body = inspect.getsource(case).split("return", 1)[1]
+    return " ".join(body.split())
+
+
+_LOSS_CASES = {"compute_average_loss": compute_average_loss, "reduce_mean": reduce_mean_per_replica}
+_REGULARIZATION_CASES = {"scale_regularization_loss": scale_regularization_loss,
+                         "unscaled penalty": unscaled_penalty}
 
 
 def loss_scaling_demo(strategy, model, images, labels, loss_fn=None):
@@ -114,7 +114,7 @@ def loss_scaling_demo(strategy, model, images, labels, loss_fn=None):
     device" (the same weights and batch on one device). The model runs in inference mode, so
     dropout and batch-norm statistics do not blur the comparison.
     """
-    return _compare(strategy, model, images, labels, loss_fn, _LOSS_CASES, _LOSS_REFERENCE, "loss")
+    return _compare(strategy, model, images, labels, loss_fn, _LOSS_CASES, single_device_mean, "loss")
 
 
 def regularization_demo(strategy, model, images, labels, loss_fn=None):
@@ -128,8 +128,8 @@ def regularization_demo(strategy, model, images, labels, loss_fn=None):
         raise ValueError("regularization_demo needs a model with weight penalties in model.losses, "
                          "e.g. models.fashion_cnn(l2=1e-3)")
     result = _compare(strategy, model, images, labels, loss_fn, _REGULARIZATION_CASES,
-                      _REGULARIZATION_REFERENCE, "regularization")
-    return dataclasses.replace(result, penalty=float(_penalty(model)))
+                      single_device_mean_plus_penalty, "regularization")
+    return dataclasses.replace(result, penalty=float(tf.add_n(model.losses)))
 
 
 def _compare(strategy, model, images, labels, loss_fn, cases, reference, kind):
@@ -161,9 +161,9 @@ def _compare(strategy, model, images, labels, loss_fn, cases, reference, kind):
     def replica_step(x, y):
         variables = model.trainable_variables
         out = {}
-        for name, (_, case_loss) in cases.items():
+        for name, case in cases.items():
             with tf.GradientTape() as tape:
-                loss = case_loss(per_example_losses(model, x, y), model, global_batch)
+                loss = case(per_example_losses(model, x, y), model, global_batch)
             # The optimizer sums gradients across replicas: do the same to see what it applies.
             grads = tf.distribute.get_replica_context().all_reduce(
                 tf.distribute.ReduceOp.SUM, tape.gradient(loss, variables))
@@ -173,10 +173,10 @@ def _compare(strategy, model, images, labels, loss_fn, cases, reference, kind):
     x, y = strategy.experimental_distribute_values_from_function(replica_slice)
     per_replica_out = strategy.run(replica_step, args=(x, y))
     results = {}
-    for name, (code, _) in cases.items():
+    for name, case in cases.items():
         losses, norms = per_replica_out[name]
         replica_losses = [float(v) for v in strategy.experimental_local_results(losses)]
-        results[name] = Case(code, replica_losses, float(np.sum(replica_losses)),
+        results[name] = Case(source_of(case), replica_losses, float(np.sum(replica_losses)),
                              float(strategy.experimental_local_results(norms)[0]))
     results[SINGLE_DEVICE] = _single_device(model, images, labels, per_example_losses, reference)
     return LossScalingResult(kind, replicas, global_batch, results)
@@ -184,13 +184,12 @@ def _compare(strategy, model, images, labels, loss_fn, cases, reference, kind):
 
 def _single_device(model, images, labels, per_example_losses, reference):
     """The reference case: a copy of the model with the same weights, outside any strategy."""
-    code, reference_loss = reference
     twin = keras.models.clone_model(model)
     twin.set_weights(model.get_weights())
     with tf.GradientTape() as tape:
-        loss = reference_loss(per_example_losses(twin, images, labels), twin)
+        loss = reference(per_example_losses(twin, images, labels), twin, int(images.shape[0]))
     norm = tf.linalg.global_norm(tape.gradient(loss, twin.trainable_variables))
-    return Case(code, [float(loss)], float(loss), float(norm))
+    return Case(source_of(reference), [float(loss)], float(loss), float(norm))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -244,54 +243,3 @@ def metric_pitfall(replica_losses=((2.0, 3.0), (4.0, 5.0)), strategy=None):
     scaled = [float(s) for s in scaled]
     return MetricPitfall(values, global_batch, scaled, float(tf.add_n(scaled)),
                          float(of_scaled.result()), float(of_examples.result()))
-
-
-@dataclasses.dataclass(frozen=True)
-class LossScaleTrace:
-    """A mixed-precision run's dynamic loss scale, one entry per step (after the step).
-
-    ``skipped[i]`` is True when step i changed no weight (its gradients were not finite);
-    ``overflow_steps`` are the steps whose gradients were replaced by inf.
-    """
-
-    scale: list
-    loss: list
-    skipped: list
-    overflow_steps: list
-    initial_scale: float
-    growth_steps: int
-
-
-def loss_scale_trace(steps=40, overflow_steps=(12, 13, 30), growth_steps=5, initial_scale=2.0**15,
-                     seed=0):
-    """Train a tiny mixed_float16 model with a real ``keras.optimizers.LossScaleOptimizer``.
-
-    The scale doubles after ``growth_steps`` finite steps in a row; at each of
-    ``overflow_steps`` the gradients are replaced by inf, as an fp16 overflow would make them,
-    so the optimizer skips the step and halves the scale. Returns a ``LossScaleTrace``.
-    """
-    overflow_steps = sorted({int(s) for s in overflow_steps})
-    if any(not 0 <= s < steps for s in overflow_steps):
-        raise ValueError(f"overflow_steps must lie in 0..{steps - 1}, got {overflow_steps}")
-    keras.utils.set_random_seed(seed)
-    model = keras.Sequential([keras.Input((8,)), keras.layers.Dense(1, dtype="mixed_float16")])
-    optimizer = keras.optimizers.LossScaleOptimizer(
-        keras.optimizers.SGD(0.01), initial_scale=initial_scale, dynamic_growth_steps=growth_steps)
-    x = np.random.default_rng(seed).normal(size=(32, 8)).astype("float32")
-    y = x.sum(axis=1, keepdims=True)
-    variables = model.trainable_variables
-    scale, loss_values, skipped = [], [], []
-    for step in range(steps):
-        with tf.GradientTape() as tape:
-            loss = tf.reduce_mean(tf.square(tf.cast(model(x), tf.float32) - y))
-            scaled_loss = optimizer.scale_loss(loss)
-        grads = tape.gradient(scaled_loss, variables)
-        if step in overflow_steps:
-            grads = [g + float("inf") for g in grads]
-        before = [v.numpy() for v in variables]
-        optimizer.apply(grads, variables)
-        skipped.append(all(np.array_equal(b, v.numpy()) for b, v in zip(before, variables)))
-        scale.append(float(optimizer.dynamic_scale.numpy()))
-        loss_values.append(float(loss))
-    return LossScaleTrace(scale, loss_values, skipped, overflow_steps, float(initial_scale),
-                          growth_steps)

@@ -24,10 +24,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tfdist_edu import cluster
+from tfdist_edu import cluster, supervisor, tfconfig, worker
 
-_SCRIPT = cluster.SCRIPTS_DIR / "ps_train.py"
-_SERVER = cluster.SCRIPTS_DIR / "ps_server.py"
+_SCRIPT = worker.SCRIPTS_DIR / "ps_train.py"
+_SERVER = worker.SCRIPTS_DIR / "ps_server.py"
 
 
 @dataclasses.dataclass
@@ -109,9 +109,9 @@ def run_parameter_server(
     # for parameter-server clusters) instead of RPCs waiting on a dead task.
     base = {**os.environ, "GRPC_FAIL_FAST": "use_caller"}
     try:
-        with cluster.Supervisor(deadline_s, echo=echo) as sup:
+        with supervisor.Supervisor(deadline_s, echo=echo) as sup:
             if separate_processes:
-                spec = cluster.ClusterSpec.local(workers=num_workers, ps=num_ps, chief=True)
+                spec = tfconfig.ClusterSpec.local(workers=num_workers, ps=num_ps, chief=True)
                 env = cluster.worker_env(base, threads=1)
                 for task_type, index, _ in spec.tasks():
                     config = json.dumps(spec.tf_config(task_type, index))
@@ -119,7 +119,7 @@ def run_parameter_server(
                         sup.start(
                             "coordinator",
                             coordinator,
-                            env={**env, "TF_CONFIG": config, cluster.RESULT_ENV: str(result)},
+                            env={**env, "TF_CONFIG": config, worker.RESULT_ENV: str(result)},
                         )
                     else:
                         sup.start(
@@ -129,11 +129,11 @@ def run_parameter_server(
                             service=True,
                         )
             else:
-                env = {**cluster.worker_env(base), cluster.RESULT_ENV: str(result)}
+                env = {**cluster.worker_env(base), worker.RESULT_ENV: str(result)}
                 sup.start("coordinator", coordinator + ["--in-process"], env=env)
             sup.wait()
         if not result.exists():
-            raise cluster.WorkerFailed("the coordinator finished without writing its result", None)
+            raise supervisor.WorkerFailed("the coordinator finished without writing its result", None)
         return PSRun(**json.loads(result.read_text()))
     finally:
         shutil.rmtree(workdir, ignore_errors=True)

@@ -20,7 +20,8 @@ import matplotlib.pyplot as plt
 import matplotlib.ticker
 import numpy as np
 
-from tfdist_edu import strategies, timing, widgets
+from tfdist_edu import strategies, timing
+from tfdist_edu.batching import BatchPlan
 
 _STYLE = {
     "font.size": 13,
@@ -114,7 +115,7 @@ def plot_data_parallelism(strategy, global_batch):
     if global_batch % replicas:
         raise ValueError(f"a global batch of {global_batch} does not split evenly over "
                          f"{replicas} replicas; use a multiple of {replicas}")
-    plan = widgets.batch_plan(replicas, global_batch // replicas)
+    plan = BatchPlan(replicas, global_batch // replicas)
     try:
         devices = [_device_label(d) for d in strategy.extended.worker_devices]
     except RuntimeError:  # the default strategy: TensorFlow places each op itself
@@ -249,7 +250,7 @@ def plot_metric_pitfall(pitfall):
 
 @_figure_function
 def plot_loss_scale(trace):
-    """Draw a ``loss_scaling.LossScaleTrace``: the dynamic loss scale per step (log scale), the
+    """Draw a ``dynamic_loss_scale.LossScaleTrace``: the dynamic loss scale per step (log scale), the
     steps whose gradients overflowed (injected ones and real fp16 ones), and the loss.
     """
     steps = np.arange(len(trace.scale))

@@ -11,7 +11,7 @@ import re
 import sys
 import warnings
 
-from tfdist_edu import hardware
+from tfdist_edu import hardware, strategy_choice
 
 NAMES = (
     "default",
@@ -105,22 +105,11 @@ def auto(verbose=True):
     """
     report = hardware.detect()
     gpus, cpus = report.count("GPU"), report.count("CPU")
-    if report.tpu:
-        name, why = "tpu", f"a TPU is attached ({report.tpu})"
-    elif gpus > 1:
-        name, why = "mirrored", f"{gpus} GPUs: one replica on each, kept in sync by all-reduce"
-    elif gpus == 1:
-        name, why = "one_device", "one GPU: all work goes to it, with no synchronisation cost"
-    elif cpus > 1:
-        name, why = "mirrored", (
-            f"{cpus} logical CPU devices (simulated): one replica on each. They share the same "
-            "cores, so this shows how mirroring works, not a speed-up"
-        )
-    else:
-        name, why = "default", "no accelerator and one CPU device: nothing to distribute over"
-    strategy = make(name)
+    accelerator = "tpu" if report.tpu else "gpu" if gpus else "cpu"
+    choice = strategy_choice.choose(1, accelerator, max(1, gpus or cpus))
+    strategy = make(choice.key)
     if verbose:
-        print(f"auto: {name} strategy, because {why}. [{report.summary()}]")
+        print(f"auto: {choice.name}, because {choice.reason}. [{report.summary()}]")
     return strategy
 
 

@@ -78,6 +78,19 @@ class RunTiming:
         """Steady-state throughput in examples per second."""
         return self.examples_per_epoch / self.steady_epoch_s
 
+    @classmethod
+    def of(cls, name, strategy, course, global_batch, **fields):
+        """A new record for a run named ``name`` of ``strategy`` on ``course`` (a
+        ``data.CourseData``) at ``global_batch``, labelled with this machine's hardware.
+        ``fields`` override what is derived (e.g. ``examples_per_epoch`` for a capped epoch)."""
+        from tfdist_edu import hardware, strategies
+
+        derived = dict(strategy=strategies.describe(strategy).split(":")[0],
+                       replicas=strategy.num_replicas_in_sync, global_batch=global_batch,
+                       examples_per_epoch=course.num_train, hardware=hardware.detect().summary(),
+                       data=course.describe())
+        return cls(name=name, **{**derived, **fields})
+
     def final(self, metric):
         """The last epoch's value of ``metric`` (e.g. "val_accuracy"), or None."""
         values = self.history.get(metric)

@@ -48,10 +48,8 @@ def _train(strategy_name, method, course, epochs, per_replica_batch, hardware_la
     global_batch = per_replica_batch * strategy.num_replicas_in_sync
     train = data.batches(course.train, global_batch)
     test = data.batches(course.test, global_batch, shuffle=False)
-    run = timing.RunTiming(
-        name=f"{strategy_name} {method}", strategy=strategy_name,
-        replicas=strategy.num_replicas_in_sync, global_batch=global_batch,
-        examples_per_epoch=course.num_train, hardware=hardware_label, data=course.label)
+    run = timing.RunTiming.of(f"{strategy_name} {method}", strategy, course, global_batch,
+                              strategy=strategy_name, hardware=hardware_label, data=course.label)
     print(f"\n== {run.name}: {strategies.describe(strategy)}, global batch {global_batch}",
           flush=True)
     keras.utils.set_random_seed(0)

@@ -103,15 +103,15 @@ class CustomLoop:
         for epoch in range(epochs):
             for metric in self.metrics.values():
                 metric.reset_state()
+            # The same progress line as Model.fit; its target is known from the second epoch.
+            bar = keras.utils.Progbar(run.steps_per_epoch or None, stateful_metrics=list(self.metrics))
+            if verbose:
+                print(f"Epoch {epoch + 1}/{epochs}", flush=True)
             with timing.epoch(run):
                 if loop_in_function:
                     self._train_epoch(dist_train)
                 else:
-                    steps = 0
-                    for images, labels in dist_train:
-                        self._train_batch(images, labels)
-                        steps += 1
-                    run.steps_per_epoch = steps
+                    run.steps_per_epoch = self._train_steps(dist_train, bar if verbose else None)
             if dist_test is not None:
                 self._test_epoch(dist_test)
             logs = {name: float(m.result()) for name, m in self.metrics.items()
@@ -120,10 +120,17 @@ class CustomLoop:
                 history.setdefault(name, []).append(value)
             run.history = history
             if verbose:
-                shown = " - ".join(f"{k}: {v:.4f}" for k, v in logs.items())
-                print(f"Epoch {epoch + 1}/{epochs} - {run.epoch_seconds[-1]:.1f}s - {shown}",
-                      flush=True)
+                bar.update(run.steps_per_epoch or 1, values=list(logs.items()), finalize=True)
         return history
+
+    def _train_steps(self, dist_train, bar):
+        steps = 0
+        for images, labels in dist_train:
+            self._train_batch(images, labels)
+            steps += 1
+            if bar is not None:
+                bar.update(steps)
+        return steps
 
     def evaluate(self, test_ds):
         """Return (loss, accuracy) over ``test_ds`` (batched with the global batch size)."""

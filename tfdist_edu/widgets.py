@@ -1,214 +1,19 @@
 """Two interactive explorers for the lessons, each a plain function behind a few controls.
 
 - ``batch_explorer()``: replicas and per-replica batch -> global batch, the slice each replica
-  gets, the loss denominators and the learning-rate rule of thumb (``batch_plan``).
+  gets, the loss denominators and the learning-rate rule of thumb (``batching.BatchPlan``).
 - ``strategy_chooser()``: machines, accelerator, sync or async -> the strategy to use, why,
-  and the code that creates it (``choose_strategy``).
+  and the code that creates it (``strategy_choice.choose``, which ``strategies.auto`` uses too).
 
 The controls are ipywidgets core widgets (they work with ipywidgets 7, as on Colab, and 8).
 Without ipywidgets, or in a frontend that cannot draw widgets (nbval, exported HTML), an
 explorer shows the same answer as plain text, and ``update(...)`` drives it from code.
 """
 
-import dataclasses
 import html
-import math
-import numbers
 
-
-@dataclasses.dataclass(frozen=True)
-class BatchPlan:
-    """How one global batch is cut across replicas, and what that implies.
-
-    ``slices`` are the ``(start, stop)`` example ranges each replica gets; ``learning_rate`` is
-    ``base_learning_rate`` scaled by ``global_batch / base_batch``. With ``examples`` (the
-    dataset size) the plan also gives the epoch's last, short batch (``last_batch`` examples, 0
-    if none) and how tf.distribute splits it (``last_batch_split``, one size per replica).
-    """
-
-    replicas: int
-    per_replica_batch: int
-    global_batch: int
-    slices: list
-    base_learning_rate: float
-    base_batch: int
-    learning_rate: float
-    examples: int | None = None
-    steps_per_epoch: int | None = None
-    last_batch: int | None = None
-    last_batch_split: list | None = None
-
-    def denominators(self):
-        """What each replica divides its summed per-example losses by, for a full batch.
-
-        Returns ``{code: (denominator, what the summed loss becomes)}``.
-        """
-        times = self.replicas
-        return {
-            f"tf.nn.compute_average_loss(per_example, global_batch_size={self.global_batch})": (
-                self.global_batch, "the mean over the global batch: right"),
-            "tf.reduce_mean(per_example)  # on each replica": (
-                self.per_replica_batch,
-                "the mean x 1: right" if times == 1 else
-                f"{times} x the mean: gradients {times} times too large"),
-        }
-
-    def last_batch_denominators(self):
-        """Denominators for the short last batch: ``{choice: one denominator per replica}``."""
-        if not self.last_batch:
-            return {}
-        return {
-            f"global_batch_size={self.global_batch} (fixed)": [self.global_batch] * self.replicas,
-            "compute_average_loss with no global_batch_size (local size x replicas)": [
-                n * self.replicas for n in self.last_batch_split],
-            "the batch's true size": [self.last_batch] * self.replicas,
-        }
-
-    def __str__(self):
-        lines = [f"{self.replicas} replica(s) x {self.per_replica_batch} examples each "
-                 f"= global batch {self.global_batch}"]
-        lines += [f"  replica {i}: examples {start}..{stop - 1}"
-                  for i, (start, stop) in enumerate(self.slices)]
-        lines.append("Loss denominators (each replica sums its per-example losses, then divides):")
-        lines += [f"  {code}: / {denominator} -> summed over replicas: {meaning}"
-                  for code, (denominator, meaning) in self.denominators().items()]
-        factor = self.global_batch / self.base_batch
-        lines.append(f"Learning rate, rule of thumb (scale with the global batch): "
-                     f"{self.base_learning_rate:g} at batch {self.base_batch} -> "
-                     f"{self.learning_rate:g} at batch {self.global_batch} (x{factor:g})")
-        if factor >= 8:
-            lines.append("  a large factor: warm the rate up over the first epochs, then tune it")
-        if self.examples is not None:
-            lines.append(f"An epoch of {self.examples} examples: {self.steps_per_epoch} steps")
-            if self.last_batch:
-                split = " + ".join(str(n) for n in self.last_batch_split)
-                lines.append(f"  the last batch has {self.last_batch} examples, split {split}; "
-                             "each replica divides by:")
-                lines += [f"    {choice}: {values}"
-                          for choice, values in self.last_batch_denominators().items()]
-            else:
-                lines.append("  every batch is full")
-        return "\n".join(lines)
-
-
-def _whole(name, value):
-    """``value`` as an int, if it is a whole number >= 1 (numpy integers included)."""
-    if not isinstance(value, numbers.Integral) or value < 1:
-        raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
-    return int(value)
-
-
-def _split(batch, replicas):
-    """Per-replica sizes of one batch, as ``experimental_distribute_dataset`` cuts it.
-
-    Each replica in turn takes ceil(batch / replicas) examples until none are left, so the
-    last replicas of a short batch can get fewer, or none.
-    """
-    share = math.ceil(batch / replicas)
-    return [max(0, min(share, batch - i * share)) for i in range(replicas)]
-
-
-def batch_plan(replicas, per_replica_batch, base_learning_rate=1e-3, base_batch=None,
-               examples=None):
-    """Return the ``BatchPlan`` for ``replicas`` replicas of ``per_replica_batch`` examples.
-
-    ``base_learning_rate`` is a rate that works at ``base_batch`` (default: one replica's
-    batch); ``examples``, if given, is the dataset size, for the epoch's last batch.
-    """
-    replicas = _whole("replicas", replicas)
-    per_replica_batch = _whole("per_replica_batch", per_replica_batch)
-    if base_learning_rate <= 0:
-        raise ValueError(f"base_learning_rate must be positive, got {base_learning_rate!r}")
-    base_batch = base_batch or per_replica_batch
-    global_batch = replicas * per_replica_batch
-    slices = [(i * per_replica_batch, (i + 1) * per_replica_batch) for i in range(replicas)]
-    plan = dict(replicas=replicas, per_replica_batch=per_replica_batch, global_batch=global_batch,
-                slices=slices, base_learning_rate=base_learning_rate, base_batch=base_batch,
-                learning_rate=base_learning_rate * global_batch / base_batch)
-    if examples is not None:
-        examples = _whole("examples", examples)
-        last = examples % global_batch
-        plan.update(examples=examples, steps_per_epoch=math.ceil(examples / global_batch),
-                    last_batch=last, last_batch_split=_split(last, replicas) if last else [])
-    return BatchPlan(**plan)
-
-
-@dataclasses.dataclass(frozen=True)
-class StrategyChoice:
-    """The strategy to use: its class ``name``, a one-line ``reason``, the ``code`` that
-    creates it, and its ``key`` in ``strategies.NAMES`` (for ``strategies.make(key)``)."""
-
-    key: str
-    name: str
-    reason: str
-    code: str
-
-    def __str__(self):
-        return f"Use {self.name}: {self.reason}\n\n{self.code}"
-
-
-ACCELERATORS = ("cpu", "gpu", "tpu")
-
-_TPU_CODE = """resolver = tf.distribute.cluster_resolver.TPUClusterResolver(tpu="{tpu}")
-tf.config.experimental_connect_to_cluster(resolver)
-tf.tpu.experimental.initialize_tpu_system(resolver)
-strategy = tf.distribute.TPUStrategy(resolver)"""
-
-_PS_CODE = """# on the coordinator; TF_CONFIG lists the "worker" and "ps" tasks
-resolver = tf.distribute.cluster_resolver.TFConfigClusterResolver()
-strategy = tf.distribute.ParameterServerStrategy(resolver)
-coordinator = tf.distribute.coordinator.ClusterCoordinator(strategy)"""
-
-
-def choose_strategy(machines=1, accelerator="gpu", gpus_per_machine=1, sync=True):
-    """Return the ``StrategyChoice`` for a setup.
-
-    ``machines``: how many machines train together; ``accelerator``: "cpu", "gpu" or "tpu";
-    ``gpus_per_machine``: GPUs on each machine (used when ``accelerator="gpu"``); ``sync``:
-    True for synchronous all-reduce training, False for asynchronous parameter-server training.
-    """
-    machines = _whole("machines", machines)
-    if accelerator not in ACCELERATORS:
-        raise ValueError(f"accelerator must be one of {', '.join(ACCELERATORS)}, got {accelerator!r}")
-    if accelerator == "gpu":
-        gpus_per_machine = _whole("gpus_per_machine", gpus_per_machine)
-    if accelerator == "tpu":
-        tpu = "local" if machines == 1 else "your-tpu-pod-name"
-        why = ("TPU cores train in lockstep, all-reducing gradients"
-               + ("" if sync else " (there is no asynchronous TPU training)"))
-        return StrategyChoice("tpu", "TPUStrategy", why, _TPU_CODE.format(tpu=tpu))
-    if not sync:
-        where = ("on real machines" if machines > 1 else
-                 "on one machine only as local processes, to learn it; it rarely pays there")
-        return StrategyChoice(
-            "parameter_server", "ParameterServerStrategy",
-            f"workers update variables held by parameter servers without waiting for each other, "
-            f"{where}; train with a custom loop and ClusterCoordinator.schedule (Keras 3 fit "
-            f"does not support it)", _PS_CODE)
-    if machines > 1:
-        return StrategyChoice(
-            "multi_worker", "MultiWorkerMirroredStrategy",
-            "every device on every machine holds a replica, gradients are all-reduced across "
-            "machines; use a custom loop (Keras 3 fit does not run multi-worker) or tf-keras",
-            "# on every machine, with TF_CONFIG naming the cluster and this task\n"
-            "strategy = tf.distribute.MultiWorkerMirroredStrategy()")
-    if accelerator == "gpu" and gpus_per_machine > 1:
-        return StrategyChoice(
-            "mirrored", "MirroredStrategy",
-            f"one replica per GPU, {gpus_per_machine} in all, variables mirrored, gradients "
-            "all-reduced between the GPUs",
-            "strategy = tf.distribute.MirroredStrategy()  # uses every visible GPU")
-    if accelerator == "gpu":
-        return StrategyChoice(
-            "one_device", "OneDeviceStrategy",
-            "one GPU: nothing to synchronise; this keeps the code strategy-shaped and pins "
-            "the work to the GPU",
-            'strategy = tf.distribute.OneDeviceStrategy("/gpu:0")')
-    return StrategyChoice(
-        "default", "the default strategy",
-        "a CPU-only machine has one device: there is nothing to distribute (MirroredStrategy "
-        "over logical CPUs only simulates replicas, and runs slower)",
-        "strategy = tf.distribute.get_strategy()  # the default: no distribution")
+from tfdist_edu.batching import BatchPlan
+from tfdist_edu.strategy_choice import choose
 
 
 class Explorer:
@@ -287,13 +92,13 @@ class Explorer:
 
 def batch_explorer(replicas=2, per_replica_batch=32, base_learning_rate=1e-3, examples=60000,
                    max_replicas=8):
-    """An ``Explorer`` over ``batch_plan``: sliders for replicas and per-replica batch, plus the
+    """An ``Explorer`` over ``BatchPlan``: sliders for replicas and per-replica batch, plus the
     dataset size; the learning rate is scaled from ``base_learning_rate`` at one replica's batch.
     """
 
     def compute(replicas, per_replica_batch, examples):
-        return batch_plan(replicas, per_replica_batch, base_learning_rate,
-                          base_batch=per_replica_batch, examples=examples)
+        return BatchPlan(replicas, per_replica_batch, base_learning_rate,
+                         base_batch=per_replica_batch, examples=examples)
 
     def make_controls(w, values):
         style = {"description_width": "initial"}
@@ -310,8 +115,8 @@ def batch_explorer(replicas=2, per_replica_batch=32, base_learning_rate=1e-3, ex
                                   examples=examples), make_controls)
 
 
-def strategy_chooser(machines=1, accelerator="gpu", gpus_per_machine=1, sync=True):
-    """An ``Explorer`` over ``choose_strategy``: machines, accelerator, GPUs per machine, sync."""
+def strategy_chooser(machines=1, accelerator="gpu", devices_per_machine=1, sync=True):
+    """An ``Explorer`` over ``strategy_choice.choose``: machines, accelerator, devices per machine, sync."""
 
     def make_controls(w, values):
         style = {"description_width": "initial"}
@@ -321,14 +126,14 @@ def strategy_chooser(machines=1, accelerator="gpu", gpus_per_machine=1, sync=Tru
             "accelerator": w.Dropdown(options=[("CPU only", "cpu"), ("GPU", "gpu"), ("TPU", "tpu")],
                                       value=values["accelerator"], description="accelerator",
                                       style=style),
-            "gpus_per_machine": w.IntSlider(value=values["gpus_per_machine"], min=1,
-                                            max=max(8, gpus_per_machine),
-                                            description="GPUs per machine", style=style),
+            "devices_per_machine": w.IntSlider(value=values["devices_per_machine"], min=1,
+                                               max=max(8, devices_per_machine),
+                                               description="devices per machine", style=style),
             "sync": w.ToggleButtons(options=[("synchronous (all-reduce)", True),
                                              ("asynchronous (parameter servers)", False)],
                                     value=values["sync"], description="updates", style=style),
         }
 
-    return Explorer(choose_strategy, dict(machines=machines, accelerator=accelerator,
-                                          gpus_per_machine=gpus_per_machine, sync=sync),
+    return Explorer(choose, dict(machines=machines, accelerator=accelerator,
+                                 devices_per_machine=devices_per_machine, sync=sync),
                     make_controls)

@@ -40,7 +40,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tfdist_edu import cluster, strategies
+from tfdist_edu import cluster, strategies, supervisor, worker
 from tfdist_instructor import REPO_ROOT
 
 STRATEGIES = strategies.NAMES
@@ -254,13 +254,13 @@ def default_parallel():
 def _run_probe(strategy, path, deadline_s, workdir):
     result = Path(workdir, "result.json")
     env = cluster.worker_env(legacy_keras=path == "tf_keras_fit")
-    env[cluster.RESULT_ENV] = str(result)
+    env[worker.RESULT_ENV] = str(result)
     argv = [sys.executable, "-u", "-m", "tfdist_instructor.compat", "--probe", strategy, path]
     try:
-        with cluster.Supervisor(deadline_s, echo=False) as sup:
+        with supervisor.Supervisor(deadline_s, echo=False) as sup:
             sup.start("probe", argv, env=env)
             sup.wait()
-    except cluster.ClusterError as err:
+    except supervisor.ClusterError as err:
         return _from_result(strategy, path, result) or Outcome(strategy, path, FAILS, _crash_line(err, deadline_s))
     return _from_result(strategy, path, result) or Outcome(
         strategy, path, FAILS, "RuntimeError: the probe exited without writing a result")
@@ -271,7 +271,7 @@ def _run_workers(path, deadline_s, workdir):
     try:
         run = cluster.launch_workers(script, num_workers=2, args=["--worker", path], deadline_s=deadline_s,
                                      legacy_keras=path == "tf_keras_fit", echo=False, workdir=workdir)
-    except cluster.ClusterError as err:
+    except supervisor.ClusterError as err:
         written = [r for r in (err.run.results if err.run else []) if r]
         if written:
             return Outcome("multi_worker", path, FAILS, written[0]["error"])
@@ -299,7 +299,7 @@ def _from_result(strategy, path, result):
 
 
 def _crash_line(err, deadline_s):
-    if isinstance(err, cluster.ClusterTimeout):
+    if isinstance(err, supervisor.ClusterTimeout):
         return f"TimeoutError: no result within {deadline_s} s (the run hung)"
     tail = [line for line in str(err).splitlines()[1:] if line.strip()]
     return "RuntimeError: the process died: " + (_one_line(tail[-1]) if tail else "no output")
@@ -331,7 +331,7 @@ def _machine():
 
 
 def _report(status, error=None, detail=""):
-    cluster.write_result({"status": status, "error": error, "detail": detail})
+    worker.write_result({"status": status, "error": error, "detail": detail})
 
 
 def _data(global_batch):
@@ -510,11 +510,11 @@ def _worker(path):
         strategy = tf.distribute.MultiWorkerMirroredStrategy()
         result = _train(strategy, path)
     except Exception as err:
-        cluster.write_result({"status": FAILS, "error": _one_line(f"{type(err).__name__}: {err}")})
+        worker.write_result({"status": FAILS, "error": _one_line(f"{type(err).__name__}: {err}")})
         sys.stdout.flush()
         os._exit(1)
     status, error, detail = _verdict(result, strategy.num_replicas_in_sync)
-    cluster.write_result({"status": status, "error": error, "detail": detail, "loss": result["loss"],
+    worker.write_result({"status": status, "error": error, "detail": detail, "loss": result["loss"],
                           "replicas": strategy.num_replicas_in_sync, "weights_sha256": result["checksum"]})
 
 

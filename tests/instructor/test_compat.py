@@ -7,7 +7,6 @@ against it, so the committed table cannot drift from what this machine measures.
 
 import difflib
 import re
-from pathlib import Path
 
 import psutil
 import pytest

@@ -11,7 +11,7 @@ import tempfile
 
 import numpy as np
 
-from tfdist_edu import cluster
+from tfdist_edu import worker
 
 FEATURES, CLASSES = 16, 4
 
@@ -26,7 +26,7 @@ def parse_args(description, state_dir_option, state_dir_name):
     parser.add_argument("--steps-per-epoch", type=int, default=20)
     parser.add_argument("--per-worker-batch", type=int, default=32)
     parser.add_argument("--learning-rate", type=float, default=0.1)
-    run_dir = os.environ.get(cluster.RUN_DIR_ENV, tempfile.gettempdir())
+    run_dir = os.environ.get(worker.RUN_DIR_ENV, tempfile.gettempdir())
     parser.add_argument(state_dir_option, default=os.path.join(run_dir, state_dir_name))
     return parser.parse_args()
 

@@ -19,7 +19,7 @@ import tempfile
 import tensorflow as tf
 
 import keras
-from tfdist_edu import cluster
+from tfdist_edu import worker
 from tfdist_edu.scripts import common
 
 
@@ -61,7 +61,7 @@ def main():
     if latest:
         checkpoint.restore(latest)
     initial_epoch = int(epoch.numpy())
-    cluster.report_start(initial_epoch)
+    worker.report_start(initial_epoch)
     print(f"starting at epoch {initial_epoch}" + (f" (restored {latest})" if latest else ""))
 
     @tf.function
@@ -85,12 +85,12 @@ def main():
         history.append(total / args.steps_per_epoch)
         epoch.assign(e + 1)
         manager.save()
-        cluster.report_epoch(e + 1)
+        worker.report_epoch(e + 1)
         print(f"epoch {e + 1}/{args.epochs}: loss {history[-1]:.4f}")
 
     if not is_chief:
         shutil.rmtree(write_dir, ignore_errors=True)
-    cluster.write_result(
+    worker.write_result(
         {
             "task": [resolver.task_type, resolver.task_id],
             "initial_epoch": initial_epoch,

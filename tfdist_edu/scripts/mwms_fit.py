@@ -18,7 +18,7 @@ if os.environ.get("TF_USE_LEGACY_KERAS") != "1":
 
 import tensorflow as tf
 
-from tfdist_edu import cluster
+from tfdist_edu import worker
 from tfdist_edu.scripts import common
 
 
@@ -32,11 +32,11 @@ class ReportProgress(tf.keras.callbacks.Callback):
     def on_epoch_begin(self, epoch, logs=None):
         if self.initial_epoch is None:
             self.initial_epoch = epoch
-            cluster.report_start(epoch)
+            worker.report_start(epoch)
             print(f"starting at epoch {epoch}")
 
     def on_epoch_end(self, epoch, logs=None):
-        cluster.report_epoch(epoch + 1)
+        worker.report_epoch(epoch + 1)
 
 
 def main():
@@ -75,7 +75,7 @@ def main():
         verbose=2,
     )
 
-    cluster.write_result(
+    worker.write_result(
         {
             "task": [resolver.task_type, resolver.task_id],
             "initial_epoch": progress.initial_epoch,

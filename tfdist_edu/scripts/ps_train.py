@@ -15,7 +15,7 @@ import numpy as np
 import tensorflow as tf
 
 import keras
-from tfdist_edu import cluster, parameter_server
+from tfdist_edu import parameter_server, tfconfig, worker
 
 
 def parse_args():
@@ -33,7 +33,7 @@ def parse_args():
 def in_process_cluster(num_workers, num_ps):
     """Start worker and ps servers on loopback ports in this process; return their resolver."""
     # No chief here: the coordinator is this process, and it joins the cluster by itself.
-    ports = iter(cluster.free_ports(num_workers + num_ps))
+    ports = iter(tfconfig.free_ports(num_workers + num_ps))
     jobs = {"worker": num_workers, "ps": num_ps}
     tf_spec = tf.train.ClusterSpec(
         {job: [f"localhost:{next(ports)}" for _ in range(n)] for job, n in jobs.items()}
@@ -138,14 +138,14 @@ def main():
 
     losses, steps_per_worker = [], {f"worker {i}": 0 for i in range(args.num_workers)}
     for remote in scheduled:
-        loss, worker = remote.fetch()
+        loss, worker_id = remote.fetch()
         losses.append(float(loss))
-        steps_per_worker[f"worker {int(worker)}"] += 1
+        steps_per_worker[f"worker {int(worker_id)}"] += 1
     print(
         f"loss {losses[0]:.3f} -> {losses[-1]:.3f} in {args.steps} steps, {seconds:.1f} s; "
         f"steps per worker: {steps_per_worker}"
     )
-    cluster.write_result(
+    worker.write_result(
         {
             "loss": losses,
             "steps_per_worker": steps_per_worker,

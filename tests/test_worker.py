@@ -1,0 +1,23 @@
+"""Tests for tfdist_edu.worker: how a worker script reports to the launcher."""
+
+
+import json
+
+from tfdist_edu import worker
+
+
+def test_worker_helpers_report_progress_and_results_through_the_launcher_files(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setenv(worker.PROGRESS_ENV, str(tmp_path / "progress"))
+    monkeypatch.setenv(worker.RESULT_ENV, str(tmp_path / "result.json"))
+    worker.report_start(2)
+    worker.report_epoch(3)
+    worker.write_result({"loss": [0.5]})
+    marks = [json.loads(line) for line in (tmp_path / "progress").read_text().splitlines()]
+    assert [(m["event"], m["epoch"]) for m in marks] == [("start", 2), ("epoch", 3)]
+    assert json.loads((tmp_path / "result.json").read_text()) == {"loss": [0.5]}
+
+
+# --------------------------------------------------------------------------------------------
+# Real clusters
