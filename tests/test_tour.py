@@ -39,6 +39,13 @@ def test_reading_reports_a_faster_mirrored_run_on_real_gpus():
     assert "2.0x faster" in text and "share the same processor" not in text
 
 
+def test_reading_calls_throughputs_within_five_percent_about_as_fast():
+    # 3,603 vs 3,767 examples/s was once printed as "1.0x slower".
+    text = tour.reading(_runs(2.0 * 3767 / 3603), "2 logical CPU devices simulated on one CPU")
+    assert "about as fast (0.96x)" in text
+    assert "slower" not in text.split(".")[0] and "share the same processor" not in text
+
+
 def test_prepare_devices_refuses_zero_replicas():
     with pytest.raises(ValueError, match="at least 1"):
         tour.prepare_devices(0)
@@ -69,6 +76,20 @@ def test_tour_with_impossible_replicas_says_so_without_a_traceback():
     result = _cli("tour", "--replicas", "0")
     assert result.returncode == 2
     assert "at least 1" in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--epochs", "0"], "--epochs must be at least 1"),
+    (["--batch", "0"], "--batch must be at least 1"),
+    (["--out", "{file}/report"], "is not a folder this user can write to"),
+])
+def test_bad_arguments_are_refused_in_one_line_before_any_training(tmp_path, args, message):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    result = _cli("tour", *[a.format(file=blocker) for a in args])
+    assert result.returncode == 2 and message in result.stderr
+    assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert "==" not in result.stdout  # no run started
 
 
 def test_unknown_dataset_lists_the_choices():

@@ -11,11 +11,27 @@ import html
 import json
 import os
 import sys
+import tempfile
 
 from tfdist_edu import settings
 
 RUNS = (("default", "fit"), ("default", "custom loop"),
         ("mirrored", "fit"), ("mirrored", "custom loop"))
+SAME_SPEED = 0.05  # throughputs within 5% of each other are read as "about as fast"
+
+
+def check_arguments(epochs, replicas, per_replica_batch, out):
+    """Refuse bad arguments and an output folder that cannot be written, before any training."""
+    for name, value in (("--epochs", epochs), ("--replicas", replicas), ("--batch", per_replica_batch)):
+        if value is not None and value < 1:
+            raise ValueError(f"{name} must be at least 1, got {value}")
+    try:
+        os.makedirs(out, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out):
+            pass
+    except OSError as error:
+        raise ValueError(f"--out {out!r} is not a folder this user can write to "
+                         f"({error.strerror or error})") from None
 
 
 def prepare_devices(replicas):
@@ -74,11 +90,17 @@ def reading(runs, device_note):
     by_name = {run.name: run for run in runs}
     default, mirrored = by_name["default fit"], by_name["mirrored fit"]
     ratio = mirrored.examples_per_s / default.examples_per_s
-    speed = (f"{ratio:.1f}x faster" if ratio >= 1 else f"{1 / ratio:.1f}x slower")
+    if abs(ratio - 1) <= SAME_SPEED:
+        speed = f"about as fast ({ratio:.2f}x)"
+    else:
+        speed = f"{ratio:.1f}x faster" if ratio > 1 else f"{1 / ratio:.1f}x slower"
     text = (f"With Model.fit, MirroredStrategy over {mirrored.replicas} replicas ({device_note}) "
             f"was {speed} than the default strategy in the steady state "
             f"({mirrored.examples_per_s:,.0f} vs {default.examples_per_s:,.0f} examples/s). ")
-    if "simulated" in device_note and ratio < 1:
+    if abs(ratio - 1) <= SAME_SPEED:
+        text += ("Within a few percent, that is the noise of one short run: neither setup is "
+                 "faster here. ")
+    elif "simulated" in device_note and ratio < 1:
         text += ("Its replicas are logical devices that share the same processor, so they "
                  "cannot compute in parallel, while every step still pays for splitting the "
                  "batch and all-reducing the gradients. ")
@@ -132,13 +154,12 @@ def write_report(out, runs, paragraph, figures, header):
 def run_tour(epochs=None, replicas=2, dataset="fashion_mnist", source=None,
              out="tour-report", per_replica_batch=64):
     """Train four short runs, print their table and reading, write the report; return the runs."""
+    check_arguments(epochs, replicas, per_replica_batch, out)
     device_note = prepare_devices(replicas)
 
     from tfdist_edu import data, hardware, plots, timing
 
     epochs = epochs or (2 if settings.fast_mode() else 3)
-    if epochs < 1:
-        raise ValueError(f"--epochs must be at least 1, got {epochs}")
     report = hardware.detect()
     course = data.load(dataset, source=source)
     header = [f"Hardware: {report.summary()}", f"Data: {course.describe()}",
