@@ -1,9 +1,44 @@
-"""nbval settings for every notebook folder: TensorFlow's stderr chatter is not compared."""
+"""nbval settings for every notebook folder, and the executed copies the course site reuses.
+
+TensorFlow's stderr chatter is not compared. With ``TFDIST_EDU_EXECUTED_DIR`` set, every
+notebook nbval runs is also written there with the outputs of that run, so the site build
+shows what CI executed instead of running the lessons a second time.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
 
 # Broken notebooks on purpose: the grader's test fixtures, not lessons to run.
 collect_ignore = ["tests/instructor/grading_fixtures"]
+
+EXECUTED_DIR = os.environ.get("TFDIST_EDU_EXECUTED_DIR")
+_executed = {}  # notebook path -> its nbformat node, outputs filled in as cells run
 
 
 def pytest_collectstart(collector):
     if collector.fspath and collector.fspath.ext == ".ipynb":
         collector.skip_compare += ("stderr",)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    yield
+    outputs = getattr(item, "test_outputs", None)  # set by nbval once the cell has run
+    if EXECUTED_DIR and outputs is not None:
+        item.cell.outputs = outputs
+        item.cell.execution_count = item.cell_num
+        _executed[Path(str(item.parent.fspath))] = item.parent.nb
+
+
+def pytest_sessionfinish(session):
+    if not _executed:
+        return
+    import nbformat
+
+    root = Path(str(session.config.rootpath))
+    for path, nb in _executed.items():
+        target = Path(EXECUTED_DIR) / path.relative_to(root)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        nbformat.write(nb, target)

@@ -1,0 +1,27 @@
+"""The root conftest writes each notebook nbval ran, with that run's outputs, for the site."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_nbval_run_leaves_an_executed_copy_with_the_outputs_of_that_run(tmp_path):
+    notebooks = tmp_path / "notebooks"
+    notebooks.mkdir()
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# A lesson"),
+                                         nbformat.v4.new_code_cell("print(6 * 7)")])
+    nbformat.write(nb, notebooks / "tiny.ipynb")
+    (tmp_path / "conftest.py").write_text((ROOT / "conftest.py").read_text())
+    executed = tmp_path / "executed"
+    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "--nbval-lax", "-p", "no:cacheprovider",
+                             "notebooks/tiny.ipynb"], cwd=tmp_path, capture_output=True, text=True,
+                            timeout=300, env={**os.environ, "TFDIST_EDU_EXECUTED_DIR": str(executed)})
+    assert result.returncode == 0, result.stdout[-2000:]
+    copy = nbformat.read(executed / "notebooks" / "tiny.ipynb", as_version=4)
+    assert copy.cells[1].outputs[0]["text"] == "42\n"
+    assert not nbformat.read(notebooks / "tiny.ipynb", as_version=4).cells[1].outputs  # source untouched
