@@ -12,7 +12,7 @@ SUBMISSIONS ?= submissions
 GRADES ?= grades
 export TF_CPP_MIN_LOG_LEVEL ?= 2
 
-.PHONY: demo test instructor grade slides exercises compat clean
+.PHONY: demo test test-fast instructor grade slides exercises compat clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,10 +35,16 @@ $(VENV)/.test-installed: pyproject.toml scripts/install_slide_deps.sh $(VENV)/.i
 demo: $(VENV)/.course-installed
 	$(BIN)/tfdist-edu tour --out tour-report
 
-# One pytest run: the unit tests (test_slides builds and opens every deck), then every lesson
-# and solution notebook under nbval,
-# in fast mode and offline (synthetic data, labelled as such).
+# The unit tests (fast mode; test_slides builds and opens every deck), then every lesson and
+# solution under nbval in normal mode, as students run them: offline, so on the labelled
+# synthetic stand-ins. The executed copies land in build/executed/ for the site.
 test: $(VENV)/.test-installed
+	$(BIN)/python -m pytest tests $(PYTEST_ARGS)
+	TFDIST_EDU_DATA=synthetic TFDIST_EDU_EXECUTED_DIR=build/executed \
+		$(BIN)/python -m pytest notebooks solutions --nbval-lax $(PYTEST_ARGS)
+
+# A quick local loop: everything in fast mode (small data, fewer epochs).
+test-fast: $(VENV)/.test-installed
 	TFDIST_EDU_FAST=1 $(BIN)/python -m pytest tests notebooks solutions --nbval-lax $(PYTEST_ARGS)
 
 instructor: $(VENV)/.instructor-installed
