@@ -28,7 +28,7 @@ $(VENV)/.instructor-installed: instructor/pyproject.toml $(VENV)/.course-install
 	touch $@
 
 $(VENV)/.test-installed: pyproject.toml scripts/install_slide_deps.sh $(VENV)/.instructor-installed
-	$(PIP) -e ".[course,test,legacy]"
+	$(PIP) -e ".[course,test,legacy,profile]"
 	scripts/install_slide_deps.sh
 	touch $@
 

@@ -20,7 +20,7 @@ from tfdist_instructor import grading
 
 FIXTURES = Path(__file__).resolve().parent / "grading_fixtures"
 SPEC = json.loads((FIXTURES / "fixtures.json").read_text())
-EXERCISES = ["01_global_batch", "02_custom_loop", "03_svhn_capstone", "04_multi_worker"]
+EXERCISES = ["01_global_batch", "02_custom_loop", "03_svhn_capstone", "04_multi_worker", "05_ring_allreduce"]
 
 
 def reference(kind, exercise):
@@ -71,7 +71,7 @@ def assert_graded_as(result, spec, out_dir):
 
 @pytest.fixture(scope="module")
 def reference_folder(tmp_path_factory):
-    """The four solutions and the four untouched exercises, graded in one folder."""
+    """Every solution and every untouched exercise, graded in one folder."""
     folder, out = tmp_path_factory.mktemp("reference"), tmp_path_factory.mktemp("reference-report")
     for exercise in EXERCISES:
         shutil.copy(reference("solution", exercise), folder / f"solution_{exercise}.ipynb")
@@ -96,7 +96,7 @@ def mixed_folder(tmp_path_factory):
 # Masters, exercises and solutions
 
 
-def test_exercises_are_the_four_graded_notebooks_worth_ten_points_each():
+def test_exercises_are_the_graded_notebooks_worth_ten_points_each():
     assert grading.exercises() == EXERCISES
     for exercise in EXERCISES:
         assert sum(grading.questions(exercise).values()) == 10

@@ -18,7 +18,7 @@ def test_tf_config_of_the_described_cluster(make_tf_config):
 @test_case(points=1, hidden=True, 
     failure_message="the cluster lists every worker address in order under 'worker'; the task is {'type': 'worker', 'index': i} with an int index")
 def test_tf_config_matches_the_reference_for_every_worker(make_tf_config):
-    from tfdist_edu import tfconfig
+    from tfdist_edu import cluster, tfconfig, worker
     addresses = ['10.0.0.1:2222', '10.0.0.2:2222', '10.0.0.3:2345']
     for i in range(3):
         assert make_tf_config(addresses, i) == tfconfig.tf_config({'worker': addresses}, 'worker', i)

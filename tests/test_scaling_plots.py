@@ -1,0 +1,36 @@
+"""Tests for tfdist_edu.scaling_plots: each figure draws the data given, the panel answers in text."""
+
+import matplotlib.figure
+
+from tfdist_edu import cost_model, scaling_plots, trace
+
+
+def test_traffic_figure_has_busiest_and_least_busy_lines_per_algorithm():
+    traffic = {"ring": {2: [2, 2], 4: [3, 3, 3, 3]}, "root": {2: [2, 2], 4: [6, 2, 2, 2]}}
+    fig = scaling_plots.plot_traffic(traffic, 2, "test data")
+    assert isinstance(fig, matplotlib.figure.Figure) and len(fig.axes[0].lines) == 4
+
+
+def test_prediction_figure_labels_each_run_with_its_error():
+    rows = [dict(n=1, batch=32, predicted_ms=11.0, measured_ms=10.0)]
+    fig = scaling_plots.plot_prediction(rows, "test data")
+    assert any("+10%" in t.get_text() for t in fig.axes[0].texts)
+
+
+def test_timeline_has_one_row_per_replica():
+    events = [trace.Event(r, "forward", "x", 0.0, 1.0) for r in (0, 1)]
+    fig = scaling_plots.plot_timeline(events, "test data")
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ["replica 0", "replica 1"]
+
+
+def test_what_if_figure_draws_one_panel_per_model():
+    model = cost_model.StepModel(cost_model.Line(0.0, 0.001), cost_model.Link(1e-5, 1e10), 1e8)
+    fig = scaling_plots.plot_what_if({"a": (model, "x"), "b": (model, "y")}, [1, 16, 256])
+    assert len(fig.axes) == 2
+
+
+def test_explorer_answers_in_text_and_updates():
+    explorer = scaling_plots.speedup_explorer(ms_per_example=2.7, fixed_ms=0.0)
+    assert "speed-up" in explorer.text and "4 GPUs" in explorer.text
+    explorer.update(devices=8)
+    assert "8 GPUs" in explorer.text

@@ -1,0 +1,137 @@
+"""Figures of lesson 5 (data parallelism by hand) and its what-if panel.
+
+Each ``plot_*`` draws data the lesson's code produced (bytes counted by the by-hand
+all-reduces, timings, a profiled step, a fitted ``cost_model.StepModel``) and carries the
+hardware and data it came from in a footnote, in the style of ``tfdist_edu.plots``.
+"""
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from tfdist_edu import cost_model, widgets
+from tfdist_edu.plots import _figure_function, _footnote, _nth_color
+
+PHASE_COLOURS = {"forward": "#4c72b0", "backward": "#55a868", "all-reduce": "#c44e52",
+                 "update": "#8172b2"}
+
+
+@_figure_function
+def plot_traffic(traffic, size_bytes, label):
+    """Bytes sent + received per device, as a multiple of the gradient size, against N.
+
+    ``traffic``: ``{algorithm: {n: [bytes moved by device 0, device 1, ...]}}``.
+    """
+    fig, ax = plt.subplots(figsize=(9, 5.5))
+    for i, (algorithm, per_n) in enumerate(traffic.items()):
+        ns = sorted(per_n)
+        for stat, style in ((max, "-o"), (min, ":s")):
+            values = [stat(per_n[n]) / size_bytes for n in ns]
+            who = "busiest device" if stat is max else "least busy device"
+            ax.plot(ns, values, style, color=_nth_color(i), label=f"{algorithm}: {who}")
+    ax.set(xlabel="devices N", ylabel="bytes sent + received / gradient size",
+           title="Traffic per device in one all-reduce")
+    ax.set_xticks(sorted({n for per_n in traffic.values() for n in per_n}))
+    ax.legend()
+    _footnote(fig, [f"Counted by the lesson's by-hand all-reduces; {label}"])
+    fig.tight_layout(rect=(0, 0.05, 1, 1))
+    return fig
+
+
+@_figure_function
+def plot_prediction(rows, label):
+    """Predicted against measured step time; ``rows``: dicts with n, batch, predicted_ms, measured_ms."""
+    fig, ax = plt.subplots(figsize=(8, 7))
+    measured = np.array([r["measured_ms"] for r in rows])
+    predicted = np.array([r["predicted_ms"] for r in rows])
+    top = 1.15 * max(measured.max(), predicted.max())
+    ax.plot([0, top], [0, top], color="0.5", ls="--", label="prediction = measurement")
+    for r in rows:
+        ax.scatter(r["measured_ms"], r["predicted_ms"], color=_nth_color(r["n"]), s=60)
+        error = 100 * (r["predicted_ms"] - r["measured_ms"]) / r["measured_ms"]
+        ax.annotate(f"{r['n']}x, B={r['batch']}: {error:+.0f}%", (r["measured_ms"], r["predicted_ms"]),
+                    xytext=(6, -4), textcoords="offset points", fontsize=10)
+    ax.set(xlim=(0, top), ylim=(0, top), xlabel="measured step time (ms)",
+           ylabel="predicted step time (ms)", title="The cost model against measurement")
+    ax.legend(loc="upper left")
+    _footnote(fig, [label])
+    fig.tight_layout(rect=(0, 0.04, 1, 1))
+    return fig
+
+
+@_figure_function
+def plot_timeline(events, label):
+    """One traced step: a row per replica, a bar per op, coloured by phase (``trace.Event``s)."""
+    replicas = sorted({e.replica for e in events})
+    fig, ax = plt.subplots(figsize=(12, 1.3 * len(replicas) + 2))
+    for e in events:
+        ax.barh(e.replica, max(e.duration_ms, 0.01), left=e.start_ms, height=0.6,
+                color=PHASE_COLOURS[e.phase], edgecolor="none")
+    for phase, colour in PHASE_COLOURS.items():
+        ax.barh(np.nan, 0, color=colour, label=phase)  # one legend entry per phase
+    ax.set_yticks(replicas, [f"replica {r}" for r in replicas])
+    ax.invert_yaxis()
+    ax.set(xlabel="time since the step started (ms)", title="One MirroredStrategy step, traced")
+    ax.legend(ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.25))
+    _footnote(fig, [label])
+    fig.tight_layout(rect=(0, 0.05, 1, 1))
+    return fig
+
+
+@_figure_function
+def plot_what_if(models, batches, device_counts=(2, 4, 8)):
+    """Predicted scaling efficiency against per-device batch; ``models``: ``{title: (StepModel, label)}``."""
+    fig, axes = plt.subplots(1, len(models), figsize=(7 * len(models), 5.5), squeeze=False)
+    for ax, (title, (model, _)) in zip(axes[0], models.items()):
+        for i, n in enumerate(device_counts):
+            ax.plot(batches, [model.efficiency(n, b) for b in batches], "-o", color=_nth_color(i),
+                    label=f"{n} GPUs")
+        ax.axhline(1, color="0.5", ls="--")
+        ax.set(xscale="log", xlabel="per-device batch", ylabel="scaling efficiency (speed-up / N)",
+               title=title, ylim=(0, 1.05))
+        ax.set_xticks(batches, [str(b) for b in batches])
+        ax.legend()
+    _footnote(fig, [label for _, label in models.values()])
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
+    return fig
+
+
+def what_if(parameters_m, per_device_batch, link_gb_s, devices, ms_per_example, fixed_ms,
+            latency_us=10.0):
+    """Text: predicted speed-up and efficiency of ``devices`` GPUs for a model of that size."""
+    model = cost_model.StepModel(
+        compute=cost_model.Line(fixed_ms / 1e3, ms_per_example / 1e3),
+        link=cost_model.Link(latency_us / 1e6, link_gb_s * 1e9),
+        gradient_bytes=4 * parameters_m * 1e6)
+    batch = devices * per_device_batch
+    one, many = model.step_s(1, batch), model.step_s(devices, batch)
+    reduce_ms = 1e3 * model.link.all_reduce_s(model.gradient_bytes, devices)
+    return (f"{parameters_m:g} M parameters ({4 * parameters_m:.0f} MB of float32 gradients), "
+            f"global batch {batch} = {devices} GPUs x {per_device_batch}, links at {link_gb_s:g} GB/s\n"
+            f"  step: 1 GPU {1e3 * one:.1f} ms; {devices} GPUs {1e3 * many:.1f} ms "
+            f"(all-reduce {reduce_ms:.1f} ms)\n"
+            f"  speed-up {model.speedup(devices, per_device_batch):.2f}x, "
+            f"efficiency {100 * model.efficiency(devices, per_device_batch):.0f}%")
+
+
+def speedup_explorer(ms_per_example, fixed_ms, parameters_m=25.6, per_device_batch=64,
+                     link_gb_s=16.0, devices=4):
+    """An ``Explorer`` (ipywidgets, with a text fallback) over ``what_if``."""
+
+    def compute(parameters_m, per_device_batch, link_gb_s, devices):
+        return what_if(parameters_m, per_device_batch, link_gb_s, devices, ms_per_example, fixed_ms)
+
+    def make_controls(w, values):
+        style = {"description_width": "initial"}
+        return {
+            "parameters_m": w.FloatLogSlider(value=values["parameters_m"], base=10, min=-1, max=3,
+                                             description="parameters (M)", style=style),
+            "per_device_batch": w.IntSlider(value=values["per_device_batch"], min=1, max=1024,
+                                            description="per-GPU batch", style=style),
+            "link_gb_s": w.FloatLogSlider(value=values["link_gb_s"], base=10, min=0, max=3,
+                                          description="link GB/s", style=style),
+            "devices": w.IntSlider(value=values["devices"], min=2, max=16, description="GPUs",
+                                   style=style),
+        }
+
+    return widgets.Explorer(compute, dict(parameters_m=parameters_m, per_device_batch=per_device_batch,
+                                          link_gb_s=link_gb_s, devices=devices), make_controls)
