@@ -65,7 +65,7 @@ def _train(strategy_name, method, course, epochs, per_replica_batch, hardware_la
     train = data.batches(course.train, global_batch)
     test = data.batches(course.test, global_batch, shuffle=False)
     run = timing.RunTiming.of(f"{strategy_name} {method}", strategy, course, global_batch,
-                              strategy=strategy_name, hardware=hardware_label, data=course.label)
+                              hardware=hardware_label, data=course.label)
     print(f"\n== {run.name}: {strategies.describe(strategy)}, global batch {global_batch}",
           flush=True)
     keras.utils.set_random_seed(0)
