@@ -5,6 +5,7 @@
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
+SITE_VENV := .venv-site
 BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 PYTEST_ARGS ?=
@@ -12,7 +13,7 @@ SUBMISSIONS ?= submissions
 GRADES ?= grades
 export TF_CPP_MIN_LOG_LEVEL ?= 2
 
-.PHONY: demo test test-fast instructor grade slides exercises compat clean
+.PHONY: demo test test-fast instructor grade slides exercises compat site clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,9 +28,16 @@ $(VENV)/.instructor-installed: instructor/pyproject.toml $(VENV)/.course-install
 	$(PIP) -e ./instructor
 	touch $@
 
-$(VENV)/.test-installed: pyproject.toml scripts/install_slide_deps.sh $(VENV)/.instructor-installed
+$(VENV)/.test-installed: pyproject.toml scripts/install_slide_deps.sh $(VENV)/.instructor-installed $(SITE_VENV)/.installed
 	$(PIP) -e ".[course,test,legacy,profile]"
 	scripts/install_slide_deps.sh
+	touch $@
+
+# The site's builder (Jupyter Book 1's Sphinx stack) in its own environment: its pins stay
+# out of the course's.
+$(SITE_VENV)/.installed: instructor/site-requirements.txt
+	$(PYTHON) -m venv $(SITE_VENV)
+	$(SITE_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r $<
 	touch $@
 
 demo: $(VENV)/.course-installed
@@ -60,6 +68,15 @@ exercises: $(VENV)/.instructor-installed
 
 compat: $(VENV)/.test-installed
 	$(BIN)/tfdist-instructor compat --write docs/compatibility.md
+
+# The course website: the lessons executed in normal mode (reusing build/executed/ when
+# `make test` already left it), the tour's report, the decks, the reference pages.
+site: $(VENV)/.test-installed
+	test -d build/executed/notebooks || TFDIST_EDU_DATA=synthetic TFDIST_EDU_EXECUTED_DIR=build/executed \
+		$(BIN)/python -m pytest notebooks --nbval-lax
+	test -f tour-report/report.md || $(BIN)/tfdist-edu tour --out tour-report
+	test -d build/slides || $(BIN)/tfdist-instructor slides --out build/slides
+	$(BIN)/tfdist-instructor site --executed build/executed --out build/site
 
 clean:
 	rm -rf build tour-report

@@ -25,6 +25,13 @@ def _compat(args):
     return compat.main(["--write", args.write] + (["--parallel", str(args.parallel)] if args.parallel else []))
 
 
+def _site(args):
+    from tfdist_instructor import site
+
+    site.build(args.executed, args.out, slides=args.slides, tour=args.tour)
+    return 0
+
+
 def build_parser():
     """Return the argument parser of the ``tfdist-instructor`` command."""
     from tfdist_instructor import grading, slides
@@ -41,6 +48,12 @@ def build_parser():
     compat.add_argument("--write", default="docs/compatibility.md", metavar="PATH")
     compat.add_argument("--parallel", type=int, default=None, help="combinations run at once")
     compat.set_defaults(func=_compat)
+    site = sub.add_parser("site", help="build the course website from executed lessons")
+    site.add_argument("--executed", default="build/executed", help="executed notebooks (make test leaves them)")
+    site.add_argument("--out", default="build/site", help="output folder (replaced)")
+    site.add_argument("--slides", default="build/slides", help="built decks to link (if present)")
+    site.add_argument("--tour", default="tour-report", help="the tour's report folder (if present)")
+    site.set_defaults(func=_site)
     return parser
 
 

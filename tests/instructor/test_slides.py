@@ -7,23 +7,15 @@ Chromium with the network switched off; install it and reveal.js with
 
 import argparse
 import base64
-import fcntl
-import io
-import json
-import os
-import select
-import shutil
-import subprocess
-import tempfile
 import time
 from html.parser import HTMLParser
 
-import matplotlib.image
 import nbformat
-import numpy as np
 import pytest
 
 from tfdist_instructor import slides
+
+from chromium import blank, problems
 
 DECKS = slides.deck_paths()
 TALK_SLIDES = range(8, 19)  # 20-30 minutes at about two minutes a slide
@@ -78,106 +70,6 @@ class _DeckHTML(HTMLParser):
             self.depth -= 1
 
 
-class HeadlessChromium:
-    """Chromium driven through the DevTools protocol over ``--remote-debugging-pipe``.
-
-    The pipe (file descriptors 3 and 4 of the browser) needs no port and no extra package. The
-    browser gets a dead proxy and a resolver that resolves nothing, and every page is put
-    offline before it loads, so any network fetch fails and is recorded.
-    """
-
-    def __init__(self, binary):
-        self._profile = tempfile.mkdtemp(prefix="tfdist_chromium_")
-        commands_r, self._commands = os.pipe()
-        self._replies, replies_w = os.pipe()
-
-        def wire_pipes():  # runs in the child: put the pipe ends on fds 3 and 4
-            high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in (commands_r, replies_w)]
-            os.dup2(high[0], 3)
-            os.dup2(high[1], 4)
-
-        self._process = subprocess.Popen(
-            [binary, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-             "--remote-debugging-pipe", f"--user-data-dir={self._profile}", "--window-size=1280,720",
-             "--proxy-server=127.0.0.1:9", "--host-resolver-rules=MAP * ~NOTFOUND", "about:blank"],
-            preexec_fn=wire_pipes, close_fds=False,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        os.close(commands_r)
-        os.close(replies_w)
-        self._buffer = b""
-        self._last_id = 0
-        self.events = []
-
-    def send(self, method, session=None, timeout=30, **params):
-        """Send one command and return its result; events that arrive meanwhile go to ``events``."""
-        self._last_id += 1
-        message = {"id": self._last_id, "method": method, "params": params}
-        if session:
-            message["sessionId"] = session
-        os.write(self._commands, json.dumps(message).encode() + b"\0")
-        deadline = time.monotonic() + timeout
-        while True:
-            reply = self._receive(deadline)
-            if reply.get("id") == self._last_id:
-                if "error" in reply:
-                    raise RuntimeError(f"{method} failed: {reply['error']}")
-                return reply["result"]
-            self.events.append(reply)
-
-    def evaluate(self, session, expression):
-        result = self.send("Runtime.evaluate", session, expression=expression, returnByValue=True)
-        return result["result"].get("value")
-
-    def _receive(self, deadline):
-        while b"\0" not in self._buffer:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([self._replies], [], [], left)[0]:
-                raise TimeoutError("Chromium did not answer in time")
-            chunk = os.read(self._replies, 1 << 20)
-            if not chunk:
-                raise RuntimeError("Chromium exited")
-            self._buffer += chunk
-        message, self._buffer = self._buffer.split(b"\0", 1)
-        return json.loads(message)
-
-    def close(self):
-        self._process.kill()
-        self._process.wait()
-        os.close(self._commands)
-        os.close(self._replies)
-        shutil.rmtree(self._profile, ignore_errors=True)
-
-
-def _problems(events):
-    """Script errors, console errors, failed loads and any non-file request, as readable lines."""
-    found = []
-    for event in events:
-        method, params = event.get("method"), event.get("params", {})
-        if method == "Runtime.exceptionThrown":
-            details = params["exceptionDetails"]
-            found.append(f"exception: {details.get('exception', {}).get('description', details['text'])}")
-        elif method == "Runtime.consoleAPICalled" and params["type"] in ("error", "assert"):
-            found.append(f"console.{params['type']}: {[a.get('value') for a in params['args']]}")
-        elif method == "Log.entryAdded" and params["entry"]["level"] == "error":
-            found.append(f"log: {params['entry']['text']} {params['entry'].get('url', '')}")
-        elif method == "Network.loadingFailed":
-            found.append(f"failed load: {params.get('errorText')}")
-        elif method == "Network.requestWillBeSent":
-            url = params["request"]["url"]
-            if not url.startswith(("file:", "data:")):
-                found.append(f"network request: {url}")
-    return found
-
-
-def _blank(png):
-    """True when (almost) every pixel of the screenshot has the background colour."""
-    pixels = matplotlib.image.imread(io.BytesIO(png))[..., :3]
-    colours, counts = np.unique(pixels.reshape(-1, 3), axis=0, return_counts=True)
-    background = colours[counts.argmax()]
-    differs = np.abs(pixels - background).max(axis=-1) > 0.1
-    return differs.mean() < 0.005
-
-
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     """Every deck built once into a temporary folder; prints the build time."""
@@ -186,16 +78,6 @@ def built(tmp_path_factory):
     paths = slides.build_all(out)
     print(f"\nbuilt {len(paths)} decks in {time.perf_counter() - start:.0f} s")
     return paths
-
-
-@pytest.fixture(scope="module")
-def browser():
-    binary = shutil.which("chromium")
-    if binary is None:
-        pytest.fail("chromium not found: install it with `scripts/install_slide_deps.sh chromium`")
-    chromium = HeadlessChromium(binary)
-    yield chromium
-    chromium.close()
 
 
 def test_every_deck_is_talk_sized():
@@ -253,7 +135,7 @@ def test_deck_renders_offline_in_headless_chromium(built, browser, index):
     browser.send("Page.navigate", session, url=page.as_uri())
     deadline = time.monotonic() + 15
     while not browser.evaluate(session, "typeof Reveal !== 'undefined' && Reveal.isReady()"):
-        assert time.monotonic() < deadline, f"reveal.js never became ready; {_problems(browser.events)}"
+        assert time.monotonic() < deadline, f"reveal.js never became ready; {problems(browser.events)}"
         time.sleep(0.2)
     assert browser.evaluate(session, "!!document.querySelector('.reveal.ready section.present')")
     assert browser.evaluate(session, "Reveal.getTotalSlides()") == len(_slides(DECKS[index]))
@@ -261,7 +143,7 @@ def test_deck_renders_offline_in_headless_chromium(built, browser, index):
     time.sleep(0.5)  # fonts and images paint
     first = base64.b64decode(browser.send("Page.captureScreenshot", session, format="png")["data"])
     (page.parent / f"{page.stem}.first.png").write_bytes(first)
-    assert not _blank(first), f"{page.name}: the first slide rendered blank"
+    assert not blank(first), f"{page.name}: the first slide rendered blank"
 
     # Visit every slide: slide-change handlers run, and no slide may spill off the screen.
     overflowing = []
@@ -271,7 +153,7 @@ def test_deck_renders_offline_in_headless_chromium(built, browser, index):
         if height > SLIDE_HEIGHT:
             overflowing.append((h + 1, height))
     browser.send("Target.closeTarget", targetId=target)
-    assert not _problems(browser.events), _problems(browser.events)
+    assert not problems(browser.events), problems(browser.events)
     assert not overflowing, f"{page.name}: slides (number, height) taller than {SLIDE_HEIGHT}: {overflowing}"
 
 
