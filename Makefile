@@ -43,13 +43,14 @@ $(SITE_VENV)/.installed: instructor/site-requirements.txt
 demo: $(VENV)/.course-installed
 	$(BIN)/tfdist-edu tour --out tour-report
 
-# The unit tests (fast mode; test_slides builds and opens every deck), then every lesson and
-# solution under nbval in normal mode, as students run them: offline, so on the labelled
-# synthetic stand-ins. The executed copies land in build/executed/ for the site.
+# Every lesson and solution under nbval in normal mode, as students run them (offline, so on
+# the labelled synthetic stand-ins), leaving executed copies in build/executed/; then the unit
+# tests (fast mode), whose site tests build the course website from those copies.
 test: $(VENV)/.test-installed
-	$(BIN)/python -m pytest tests $(PYTEST_ARGS)
+	rm -rf build/executed
 	TFDIST_EDU_DATA=synthetic TFDIST_EDU_EXECUTED_DIR=build/executed \
 		$(BIN)/python -m pytest notebooks solutions --nbval-lax $(PYTEST_ARGS)
+	TFDIST_EDU_EXECUTED_DIR=build/executed $(BIN)/python -m pytest tests $(PYTEST_ARGS)
 
 # A quick local loop: everything in fast mode (small data, fewer epochs).
 test-fast: $(VENV)/.test-installed
