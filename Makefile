@@ -38,3 +38,10 @@ slides: $(VENV)/.test-installed
 
 clean:
 	rm -rf build tour-report
+
+# The Slurm job scripts of docs/multi-host.md on a real two-node Slurm started on this machine
+# (root; installs slurm-wlm and munge first; about 3 minutes on 2 cores).
+.PHONY: slurm-test
+slurm-test: $(VENV)/.test-installed
+	scripts/install_slurm.sh
+	$(BIN)/python -m pytest tests/slurm -m slurm --durations=0 $(PYTEST_ARGS)

@@ -44,9 +44,13 @@ def run_job(slurm, job_env, script, args, timeout_s=300, on_tick=None):
     record = slurm.wait_job(job_id, timeout_s, on_tick=on_tick and (lambda r: on_tick(job_id, r)))
     output = "\n".join(line for line in out.read_text().splitlines()
                        if not cluster.is_log_noise(line))
-    print(f"\n$ sbatch {script} {' '.join(args)}   # job {job_id}: {record['JobState']}\n{output}")
     results = {path.stem: json.loads(path.read_text())
-               for path in (slurm.shared / str(job_id)).glob("*.json")}
+               for path in sorted((slurm.shared / str(job_id)).glob("*.json"))}
+    print(f"\n$ sbatch {script} {' '.join(args)}   # job {job_id}\n{output}\n"
+          f"--- scontrol show job {job_id}: JobState={record['JobState']} "
+          f"Restarts={record['Restarts']} ExitCode={record['ExitCode']}")
+    for name, result in results.items():
+        print(f"--- {name}.json: {json.dumps(result)[:400]}")
     return JobRun(record, output, results)
 
 
