@@ -125,7 +125,8 @@ def _kill_task_when_both_wait(slurm, task, killed):
                     and "mwms_ctl" in cmdline):
                 os.kill(pid, signal.SIGKILL)
                 killed.append((pid, time.time()))
-                print(f"\n[test] kill -9 {pid} (task {task} of job {job_id}, on {record['NodeList']})")
+                print(f"\n[test] {time.strftime('%H:%M:%S')} kill -9 {pid} "
+                      f"(task {task} of job {job_id}, on {record['NodeList']})")
 
     return on_tick
 
@@ -139,7 +140,8 @@ def test_requeued_job_resumes_from_the_chiefs_checkpoint_after_a_worker_is_kille
                   on_tick=_kill_task_when_both_wait(slurm, task=1, killed=killed))
     assert len(killed) == 1, run.output
     assert run.record["Restarts"] == "1", run.record
-    assert run.lines("attempt ") == ["attempt 1 on node[1-2]", "attempt 2 on node[1-2]"]
+    attempts = [line.split(" at ")[0] for line in run.lines("attempt ")]
+    assert attempts == ["attempt 1 on node[1-2]", "attempt 2 on node[1-2]"], run.output
     assert any("requeueing" in line for line in run.lines("step failed")), run.output
     assert len(run.lines("starting at epoch 0")) == 2
     assert len([line for line in run.lines("starting at epoch 1 (restored ")]) == 2
