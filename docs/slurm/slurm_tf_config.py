@@ -37,11 +37,11 @@ def resolver(jobs, port_base):
     hands tasks out one GPU slice at a time, so on CPU-only nodes it gets one placeholder slot per
     task and is kept from touching CUDA_VISIBLE_DEVICES.
     """
-    Resolver = tf.distribute.cluster_resolver.SlurmClusterResolver
+    slurm_resolver = tf.distribute.cluster_resolver.SlurmClusterResolver
     if shutil.which("nvidia-smi") or os.environ.get("CUDA_VISIBLE_DEVICES"):
-        return Resolver(jobs=jobs, port_base=port_base)
+        return slurm_resolver(jobs=jobs, port_base=port_base)
     slots = int(os.environ["SLURM_STEP_NUM_TASKS"])
-    return Resolver(jobs=jobs, port_base=port_base, gpus_per_node=slots, gpus_per_task=1,
+    return slurm_resolver(jobs=jobs, port_base=port_base, gpus_per_node=slots, gpus_per_task=1,
                     auto_set_gpu=False)
 
 

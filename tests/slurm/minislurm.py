@@ -24,7 +24,8 @@ import psutil
 NODES = ("node1", "node2")
 SUBNET = "10.231.17"  # exists only inside this cluster's own namespaces
 CONTROLLER_IP = f"{SUBNET}.254"
-DAEMONS = ("munged", "slurmctld", "slurmd", "sbatch", "srun", "scontrol", "sinfo", "nsenter")
+REQUIRED_COMMANDS = ("munged", "slurmctld", "slurmd", "sbatch", "srun", "scontrol", "sinfo",
+                     "nsenter", "unshare", "ip")
 INSTALL_HINT = "run scripts/install_slurm.sh (as root) to install Debian's slurm-wlm and munge"
 
 
@@ -53,7 +54,8 @@ class MiniSlurm:
         self._make_namespaces()
         self._start_munged()
         self._write_config()
-        self._spawn("slurmctld", self._in_ns(self.ctl_ns, ["slurmctld", "-D", "-f", str(self.conf)]))
+        controller = ["slurmctld", "-D", "-f", str(self.conf)]
+        self._spawn("slurmctld", self._in_ns(self.ctl_ns, controller))
         for i, node in enumerate(NODES, start=1):
             self._start_slurmd(node, f"{SUBNET}.{i}")
         self._wait_nodes_idle(timeout_s)
@@ -61,8 +63,10 @@ class MiniSlurm:
     def _make_namespaces(self):
         """A bridge in the controller's namespace; a veth pair to it from each node's."""
         run = _checked
+        existing = subprocess.run(["ip", "netns", "list"], check=False, capture_output=True,
+                                  text=True).stdout.split()
         for ns in [self.ctl_ns, *self.node_ns.values()]:
-            if ns in subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout:
+            if ns in existing:
                 raise SlurmUnavailable(f"network namespace {ns} exists already (left by an earlier "
                                        f"run?): remove it with `ip netns del {ns}`")
             run(["ip", "netns", "add", ns])
@@ -128,11 +132,10 @@ class MiniSlurm:
         return ["nsenter", f"--net=/run/netns/{ns}", *argv]
 
     def _spawn(self, name, argv):
-        log = open(self.root / f"{name}.out", "wb")
-        self.procs[name] = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT,
-                                            stdin=subprocess.DEVNULL, cwd=self.root,
-                                            env={**os.environ, "SLURM_CONF": str(self.conf)})
-        log.close()
+        with open(self.root / f"{name}.out", "wb") as log:  # the child keeps its own copy
+            self.procs[name] = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT,
+                                                stdin=subprocess.DEVNULL, cwd=self.root,
+                                                env={**os.environ, "SLURM_CONF": str(self.conf)})
 
     def _check_alive(self):
         for name, proc in self.procs.items():
@@ -140,8 +143,9 @@ class MiniSlurm:
                 raise SlurmUnavailable(self._died(name))
 
     def _died(self, name):
-        return f"{name} exited during start-up (code {self.procs[name].poll()}):\n" + \
-            self.log_tail(name)
+        code = self.procs[name].poll()
+        state = "is still starting" if code is None else f"exited with code {code}"
+        return f"{name} did not come up ({state}); its output:\n" + self.log_tail(name)
 
     def log_tail(self, name=None, lines=15):
         """The last ``lines`` of one daemon's output, or of every daemon's."""
@@ -157,8 +161,8 @@ class MiniSlurm:
     def client(self, argv, env=None, cwd=None, check=True):
         """Run a Slurm command (sbatch, squeue, ...) from the controller's network."""
         env = {**(env or os.environ), "SLURM_CONF": str(self.conf)}
-        done = subprocess.run(self._in_ns(self.ctl_ns, argv), capture_output=True, text=True,
-                              env=env, cwd=cwd, timeout=60)
+        done = subprocess.run(self._in_ns(self.ctl_ns, argv), check=False, capture_output=True,
+                              text=True, env=env, cwd=cwd, timeout=60)
         if check and done.returncode != 0:
             raise RuntimeError(f"{' '.join(argv)} failed: {done.stderr.strip()}")
         return done
@@ -192,7 +196,8 @@ class MiniSlurm:
         """Every process in the cluster's namespaces: daemons, job steps, workers."""
         pids = []
         for ns in self.namespaces:
-            out = subprocess.run(["ip", "netns", "pids", ns], capture_output=True, text=True)
+            out = subprocess.run(["ip", "netns", "pids", ns], check=False, capture_output=True,
+                                 text=True)
             pids += [int(p) for p in out.stdout.split()]
         return pids
 
@@ -211,7 +216,7 @@ class MiniSlurm:
             proc.wait(timeout=10)
         survivors = self.survivors()
         for ns in self.namespaces:
-            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+            subprocess.run(["ip", "netns", "del", ns], check=False, capture_output=True)
         self.namespaces = []
         return survivors
 
@@ -266,7 +271,7 @@ def check_prerequisites():
     """Raise SlurmUnavailable saying what is missing: root, the packages, or a tool."""
     if os.geteuid() != 0:
         raise SlurmUnavailable("the Slurm test cluster needs root (network namespaces, daemons)")
-    missing = [cmd for cmd in DAEMONS if shutil.which(cmd) is None]
+    missing = [cmd for cmd in REQUIRED_COMMANDS if shutil.which(cmd) is None]
     if missing:
         raise SlurmUnavailable(f"Slurm is not installed here (missing: {', '.join(missing)}): "
                                + INSTALL_HINT)
@@ -280,7 +285,7 @@ def make_root():
 
 
 def _checked(argv):
-    done = subprocess.run(argv, capture_output=True, text=True)
+    done = subprocess.run(argv, check=False, capture_output=True, text=True)
     if done.returncode != 0:
         raise SlurmUnavailable(f"`{' '.join(argv)}` failed: {done.stderr.strip()}")
 

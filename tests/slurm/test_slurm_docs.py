@@ -18,10 +18,13 @@ KUBERNETES_VERSIONS = ["1.25.0", "1.37.0"]
 
 
 def code_blocks(language):
-    return re.findall(rf"```{language}\n(.*?)```", DOC.read_text(), flags=re.S)
+    return re.findall(rf"```{language}\n(.*?)```", DOC.read_text(), flags=re.DOTALL)
 
 
-@pytest.mark.parametrize("script", sorted(p.name for p in (ROOT / "docs" / "slurm").glob("*.sbatch")))
+SCRIPTS = sorted(p.name for p in (ROOT / "docs" / "slurm").glob("*.sbatch"))
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
 def test_docs_show_each_slurm_job_script_verbatim(script):
     text = (ROOT / "docs" / "slurm" / script).read_text()
     assert text in code_blocks("bash"), f"docs/multi-host.md does not show {script} as it is"
@@ -75,7 +78,8 @@ def test_a_namespace_in_the_way_is_named_and_left_alone(tmp_path):
         with pytest.raises(minislurm.SlurmUnavailable, match=f"{cluster.ctl_ns} exists already"):
             cluster.start()
         assert cluster.stop() == []
-        listed = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+        listed = subprocess.run(["ip", "netns", "list"], check=True, capture_output=True,
+                                text=True).stdout
         assert cluster.ctl_ns in listed  # not ours: stop() must not delete it
     finally:
         subprocess.run(["ip", "netns", "del", cluster.ctl_ns], check=True)

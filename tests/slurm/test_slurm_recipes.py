@@ -36,12 +36,13 @@ class JobRun:
         return [line for line in self.output.splitlines() if line.startswith(prefix)]
 
 
-def run_job(slurm, job_env, script, args, timeout_s=300, on_tick=None):
+def run_job(slurm, job_env, script, args, timeout_s=600, on_tick=None):
     """Submit docs/slurm/``script`` from its folder, wait for the end; return a JobRun."""
     job_id = slurm.sbatch(JOBS / script, args, options=[f"--output={slurm.shared}/%j.out"],
                           env=job_env, cwd=JOBS)
     out = slurm.shared / f"{job_id}.out"
-    record = slurm.wait_job(job_id, timeout_s, on_tick=on_tick and (lambda r: on_tick(job_id, r)))
+    tick = (lambda record: on_tick(job_id, record)) if on_tick else None
+    record = slurm.wait_job(job_id, timeout_s, on_tick=tick)
     output = "\n".join(line for line in out.read_text().splitlines()
                        if not cluster.is_log_noise(line))
     results = {path.stem: json.loads(path.read_text())
