@@ -1,27 +1,35 @@
 """The `slurm` fixture: a real Slurm (munged, slurmctld, two slurmd hosts) for this session.
 
 Started once for all Slurm tests and torn down after them; the teardown fails if any of its
-processes (daemons, job steps, TensorFlow workers) is still alive. A machine that cannot host
-it (not root, Slurm not installed) fails the tests with the reason: they are never skipped.
+processes (daemons, job steps, TensorFlow workers) is still alive. Slurm is installed by the
+project's own install step if missing; a machine that cannot host it (not root, the install
+failed) fails the tests with the reason: they are never skipped.
 """
 
 import os
 import shutil
 import sys
 import uuid
+from pathlib import Path
 
 import pytest
 
-from minislurm import MiniSlurm, SlurmUnavailable, make_root
+from minislurm import MiniSlurm, SlurmUnavailable, install_if_missing, make_root
 from tfdist_edu import cluster
+
+INSTALL_SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "install_slurm.sh"
 
 
 @pytest.fixture(scope="session")
 def slurm():
-    """A running two-node Slurm; ``slurm.shared`` is the folder every node sees."""
+    """A running two-node Slurm; ``slurm.shared`` is the folder every node sees.
+
+    Installs Slurm first with scripts/install_slurm.sh when it is missing.
+    """
     root = make_root()
     cluster_ = MiniSlurm(root, uuid.uuid4().hex[:6])
     try:
+        install_if_missing(INSTALL_SCRIPT)
         cluster_.start()
     except SlurmUnavailable as exc:
         cluster_.stop()

@@ -277,6 +277,26 @@ def check_prerequisites():
                                + INSTALL_HINT)
 
 
+def install_if_missing(install_script):
+    """Run the project's install step when Slurm's commands are missing; raise if still missing.
+
+    Root is checked first: without it neither the install nor the cluster can work.
+    """
+    try:
+        check_prerequisites()
+        return
+    except SlurmUnavailable:
+        if os.geteuid() != 0:
+            raise
+    done = subprocess.run(["bash", str(install_script)], check=False, capture_output=True,
+                          text=True, timeout=900)
+    if done.returncode != 0:
+        output = (done.stdout + done.stderr).strip().splitlines()[-15:]
+        raise SlurmUnavailable(f"{install_script} failed (exit {done.returncode}):\n"
+                               + "\n".join(output))
+    check_prerequisites()
+
+
 def make_root():
     """A fresh directory for one cluster; world-searchable because munged insists on it."""
     root = Path(tempfile.mkdtemp(prefix="tfdist-slurm-"))

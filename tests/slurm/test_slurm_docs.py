@@ -64,6 +64,17 @@ def test_missing_slurm_commands_are_reported_with_the_install_command(monkeypatc
     assert "scripts/install_slurm.sh" in str(failure.value)
 
 
+def test_a_failed_install_step_is_reported_with_its_output(monkeypatch, tmp_path):
+    monkeypatch.setattr(minislurm.os, "geteuid", lambda: 0)
+    monkeypatch.setattr(minislurm.shutil, "which", lambda cmd: None)
+    script = tmp_path / "install.sh"
+    script.write_text("echo 'E: Unable to locate package slurm-wlm' >&2\nexit 100\n")
+    with pytest.raises(minislurm.SlurmUnavailable) as failure:
+        minislurm.install_if_missing(script)
+    assert "failed (exit 100)" in str(failure.value)
+    assert "Unable to locate package slurm-wlm" in str(failure.value)
+
+
 def test_non_root_is_told_the_cluster_needs_root(monkeypatch):
     monkeypatch.setattr(minislurm.os, "geteuid", lambda: 1000)
     with pytest.raises(minislurm.SlurmUnavailable, match="needs root"):
