@@ -28,9 +28,10 @@ $(VENV)/.instructor-installed: instructor/pyproject.toml $(VENV)/.course-install
 	$(PIP) -e ./instructor
 	touch $@
 
-$(VENV)/.test-installed: pyproject.toml scripts/install_slide_deps.sh $(VENV)/.instructor-installed $(SITE_VENV)/.installed
+$(VENV)/.test-installed: pyproject.toml scripts/install_slide_deps.sh scripts/install_slurm.sh $(VENV)/.instructor-installed $(SITE_VENV)/.installed
 	$(PIP) -e ".[course,test,legacy,profile]"
 	scripts/install_slide_deps.sh
+	scripts/install_slurm.sh
 	touch $@
 
 # The site's builder (Jupyter Book 1's Sphinx stack) in its own environment: its pins stay
@@ -81,3 +82,10 @@ site: $(VENV)/.test-installed
 
 clean:
 	rm -rf build tour-report
+
+# The Slurm job scripts of docs/multi-host.md on a real two-node Slurm started on this machine
+# (root; installs slurm-wlm and munge first; about 3 minutes on 2 cores).
+.PHONY: slurm-test
+slurm-test: $(VENV)/.test-installed
+	scripts/install_slurm.sh
+	$(BIN)/python -m pytest tests/slurm -m slurm --durations=0 $(PYTEST_ARGS)
