@@ -199,14 +199,14 @@ def _mirrored(devices, cross_device_ops=None, **kwargs):
     import tensorflow as tf
 
     if cross_device_ops is None:
-        # TensorFlow's defaults (collective RING on CPUs, NCCL on GPUs) hand every new
-        # MirroredStrategy the same collective keys, so training under a second one over the
-        # same devices fails with "Shape mismatch in the collective instance"
-        # (tensorflow/tensorflow#62790): re-running a notebook cell would break. These
-        # reductions use no collective keys.
+        # TensorFlow's default is a CollectiveAllReduce (RING on CPUs and split GPUs, NCCL on
+        # physical GPUs), and it hands every new MirroredStrategy the same collective keys, so
+        # training under a second one over the same devices fails with "Shape mismatch in the
+        # collective instance" (tensorflow/tensorflow#62790): re-running a notebook cell would
+        # break. NcclAllReduce (NCCL through nccl_ops) and ReductionToOneDevice use no
+        # collective keys. The GPU branch is written from TF's source: no GPU has run it here.
         several_gpus = len(tf.config.list_physical_devices("GPU")) > 1
-        cross_device_ops = (tf.distribute.HierarchicalCopyAllReduce() if several_gpus
-                            else tf.distribute.ReductionToOneDevice())
+        cross_device_ops = tf.distribute.NcclAllReduce() if several_gpus else tf.distribute.ReductionToOneDevice()
     return tf.distribute.MirroredStrategy(devices=devices, cross_device_ops=cross_device_ops,
                                           **kwargs)
 
