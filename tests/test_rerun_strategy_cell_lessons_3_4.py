@@ -4,8 +4,9 @@ A second ``MirroredStrategy`` in one process reuses the first one's collective k
 first all-reduce of another shape fails with "Shape mismatch in the collective instance"
 (tensorflow/tensorflow#62790), leaving the kernel broken. A student re-runs cells all the time,
 so each lesson below is executed in one kernel up to its first training under the strategy; then
-the strategy cell is run again, followed by cells whose all-reduces differ from the first ones
-(the case that fails without the lesson's guard), and none may raise.
+the strategy cell is run again, followed by cells that train or all-reduce under it, and none may
+raise. Without the lessons' guard (keep the strategy the kernel already has), lesson 3's sequence
+fails with that error at its training step; lesson 4's sequence happened to pass without it too.
 """
 
 import os
