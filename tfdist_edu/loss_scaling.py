@@ -1,12 +1,15 @@
 """The numbers behind the loss-scaling lessons, computed with real TensorFlow calls.
 
-Two small experiments, each returning a record that ``plots`` draws:
+Small experiments, each returning a record that ``plots`` draws or a lesson prints:
 
 - ``loss_scaling_demo`` / ``regularization_demo``: one real batch through a real model under a
   strategy, with the loss scaled the right way and the wrong way, next to the same model on a
   single device. Gradients are summed across replicas, as the optimizer does under a strategy.
 - ``metric_pitfall``: why a ``Mean`` metric fed the scaled per-replica losses reports the loss
   divided by the number of replicas.
+- ``short_batch_demo``: a short last batch divided three ways (fixed, default, actual).
+- ``keras_default_reduction``: what a Keras loss object's default reduction gives under a
+  strategy, inside ``strategy.run`` and outside it.
 
 Each way of scaling is a named function below (``compute_average_loss``, ``reduce_mean_per_replica``,
 ...), so a lesson can show its source; the figures quote that same source. (Mixed precision's
@@ -243,3 +246,114 @@ def metric_pitfall(replica_losses=((2.0, 3.0), (4.0, 5.0)), strategy=None):
     scaled = [float(s) for s in scaled]
     return MetricPitfall(values, global_batch, scaled, float(tf.add_n(scaled)),
                          float(of_scaled.result()), float(of_examples.result()))
+
+
+# Short last batches: which denominator. The fixed one is ``compute_average_loss`` above; these
+# are the other two lesson 3 compares. They call the replica context, so run them in
+# ``strategy.run``.
+
+
+def default_denominator(per_example, model, global_batch):
+    return tf.nn.compute_average_loss(per_example)
+
+
+def actual_denominator(per_example, model, global_batch):
+    return tf.nn.compute_average_loss(per_example, global_batch_size=(
+        tf.distribute.get_replica_context().all_reduce(
+            tf.distribute.ReduceOp.SUM, tf.shape(per_example)[0])))
+
+
+_DENOMINATOR_CASES = {"fixed": compute_average_loss, "default": default_denominator,
+                      "actual": actual_denominator}
+
+TOY_LOSSES = (2.0, 3.0, 4.0, 5.0, 1.0, 2.0, 3.0)  # lesson 3's seven per-example losses
+
+
+@dataclasses.dataclass(frozen=True)
+class ShortBatch:
+    """One global batch of per-example losses, split over the replicas, three ways to divide.
+
+    ``split`` is how many examples each replica got; ``losses`` maps "fixed" (divide by the
+    full global batch), "default" (no ``global_batch_size``: this replica's examples times the
+    number of replicas) and "actual" (the examples in this global batch, summed over the
+    replicas) to the sum over replicas of what each replica returned; ``true_mean`` is the mean
+    of the batch's losses.
+    """
+
+    examples: list
+    split: list
+    losses: dict
+    true_mean: float
+
+
+def short_batch_demo(strategy, per_example_losses=TOY_LOSSES, global_batch=None):
+    """Batch ``per_example_losses`` into global batches of ``global_batch`` (default 2 per
+    replica), hand them to the replicas with ``experimental_distribute_dataset`` and divide each
+    replica's sum the three ways. Returns a list of ``ShortBatch``, one per global batch."""
+    global_batch = global_batch or 2 * strategy.num_replicas_in_sync
+    dataset = tf.data.Dataset.from_tensor_slices(
+        tf.constant(per_example_losses, tf.float32)).batch(global_batch)
+
+    def replica_step(per_example):
+        return tf.shape(per_example)[0], {name: case(per_example, None, global_batch)
+                                          for name, case in _DENOMINATOR_CASES.items()}
+
+    batches = []
+    for batch in strategy.experimental_distribute_dataset(dataset):
+        sizes, losses = strategy.run(replica_step, args=(batch,))
+        examples = np.concatenate([v.numpy() for v in strategy.experimental_local_results(batch)])
+        batches.append(ShortBatch(
+            [float(v) for v in examples],
+            [int(n) for n in strategy.experimental_local_results(sizes)],
+            {name: float(strategy.reduce(tf.distribute.ReduceOp.SUM, value, axis=None))
+             for name, value in losses.items()},
+            float(np.mean(examples))))
+    return batches
+
+
+@dataclasses.dataclass(frozen=True)
+class KerasDefaultReduction:
+    """What a Keras 3 loss object with its default reduction returns under a strategy.
+
+    ``summed_over_replicas``: each replica calls the loss inside ``strategy.run`` on its slice,
+    and the results are summed (what the gradients belong to); ``in_scope``: the same loss called
+    on the whole batch inside ``strategy.scope()`` but outside ``strategy.run``; ``one_device``:
+    called with no strategy. The ratios to ``one_device`` say what the default divides by.
+    """
+
+    reduction: str
+    replicas: int
+    summed_over_replicas: float
+    in_scope: float
+    one_device: float
+
+    @property
+    def summed_ratio(self):
+        return self.summed_over_replicas / self.one_device
+
+    @property
+    def in_scope_ratio(self):
+        return self.in_scope / self.one_device
+
+
+def keras_default_reduction(strategy, model, images, labels):
+    """Measure a ``SparseCategoricalCrossentropy(from_logits=True)`` with Keras' default
+    reduction on one global batch under ``strategy`` (call outside its scope). Returns a
+    ``KerasDefaultReduction``."""
+    if tf.distribute.has_strategy():
+        raise RuntimeError("call this outside `with strategy.scope():`")
+    loss = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    images = tf.cast(images, tf.float32)
+    labels = tf.convert_to_tensor(labels)
+    one_batch = strategy.experimental_distribute_dataset(
+        tf.data.Dataset.from_tensors((images, labels)))
+    replica_images, replica_labels = next(iter(one_batch))
+    per_replica = strategy.run(lambda x, y: loss(y, model(x, training=False)),
+                               args=(replica_images, replica_labels))
+    summed = float(strategy.reduce(tf.distribute.ReduceOp.SUM, per_replica, axis=None))
+    logits = model(images, training=False)
+    one_device = float(loss(labels, logits))
+    with strategy.scope():
+        in_scope = float(loss(labels, logits))
+    return KerasDefaultReduction(str(loss.reduction), strategy.num_replicas_in_sync, summed,
+                                 in_scope, one_device)
