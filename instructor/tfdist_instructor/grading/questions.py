@@ -15,6 +15,7 @@ import dataclasses
 import importlib.util
 import inspect
 import re
+from pathlib import Path
 
 from tfdist_instructor import REPO_ROOT
 
@@ -71,6 +72,15 @@ class Question:
 
     def inputs(self, rng):
         return self.module.inputs(rng) if hasattr(self.module, "inputs") else {}
+
+
+def sibling(question_file, name):
+    """Import the helper module ``name``.py that sits beside a question file (shared references)."""
+    path = Path(question_file).with_name(f"{name}.py")
+    spec = importlib.util.spec_from_file_location(f"tfdist_questions_{path.parent.name}_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def exercises():
