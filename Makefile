@@ -27,9 +27,10 @@ $(VENV)/.instructor-installed: instructor/pyproject.toml $(VENV)/.course-install
 	$(PIP) -e ./instructor
 	touch $@
 
-$(VENV)/.test-installed: pyproject.toml scripts/install_slide_deps.sh $(VENV)/.instructor-installed
+$(VENV)/.test-installed: pyproject.toml scripts/install_slide_deps.sh scripts/install_grading_deps.sh $(VENV)/.instructor-installed
 	$(PIP) -e ".[course,test,legacy]"
 	scripts/install_slide_deps.sh
+	scripts/install_grading_deps.sh
 	touch $@
 
 demo: $(VENV)/.course-installed
