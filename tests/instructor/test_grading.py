@@ -19,7 +19,7 @@ import psutil
 import pytest
 
 from tfdist_instructor import REPO_ROOT, cli, grading
-from tfdist_instructor.grading import codec, questions, sandbox, verdict
+from tfdist_instructor.grading import catalog, codec, sandbox, verdict
 
 FIXTURES = Path(__file__).resolve().parent / "grading_fixtures"
 SPEC = json.loads((FIXTURES / "fixtures.json").read_text())
@@ -115,7 +115,7 @@ def test_student_versions_hold_public_checks_only_and_no_solution():
 
 def test_every_question_has_a_public_case_and_a_probe():
     for exercise in EXERCISES:
-        for question in questions.load(exercise):
+        for question in catalog.load(exercise):
             assert any(c.public for c in question.cases), (exercise, question.name)
             assert question.probe_source.startswith("def probe(inputs):")
 
@@ -168,7 +168,7 @@ def test_codec_round_trips_plain_data_and_refuses_pickled_arrays():
 
 
 def test_forged_or_broken_answers_fail_every_case_without_raising():
-    question = questions.load("01_global_batch")[3]
+    question = catalog.load("01_global_batch")[3]
     inputs = question.inputs(np.random.default_rng(0))
     for raw in (None, "{", '{"passed": true}', '{"__probe_error__": "NameError: x"}', "[1, 2]"):
         results = verdict.judge(question, inputs, raw)

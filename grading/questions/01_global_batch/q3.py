@@ -1,7 +1,7 @@
 """Q3: first_replica_shapes(strategy, dataset), and dist_train distributed."""
 # ruff: noqa: F821 - probe() runs in the student's namespace, where their names are defined
 
-from tfdist_instructor.grading.questions import case, returned
+from tfdist_instructor.grading.catalog import case, returned
 
 
 def inputs(rng):

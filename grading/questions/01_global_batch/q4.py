@@ -1,7 +1,7 @@
 """Q4: replica_batch_sizes(batch, num_replicas) predicts how a batch is split, short ones too."""
 # ruff: noqa: F821 - probe() runs in the student's namespace, where their names are defined
 
-from tfdist_instructor.grading.questions import case, returned
+from tfdist_instructor.grading.catalog import case, returned
 
 
 def inputs(rng):

@@ -1,7 +1,7 @@
 """Q1: compute_loss scales by the global batch and counts the regularisation once."""
 # ruff: noqa: F821 - probe() runs in the student's namespace, where their names are defined
 
-from tfdist_instructor.grading.questions import case, returned, sibling
+from tfdist_instructor.grading.catalog import case, returned, sibling
 
 reference = sibling(__file__, "reference")
 

@@ -3,7 +3,7 @@
 
 import numpy as np
 
-from tfdist_instructor.grading.questions import case, returned, sibling
+from tfdist_instructor.grading.catalog import case, returned, sibling
 
 reference = sibling(__file__, "reference")
 LEARNING_RATE = 0.5  # plain SGD: Adam would hide a gradient N times too large

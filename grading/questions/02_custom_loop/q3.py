@@ -1,7 +1,7 @@
 """Q3: the training loop records one value per epoch, and the model learns."""
 # ruff: noqa: F821 - probe() runs in the student's namespace, where their names are defined
 
-from tfdist_instructor.grading.questions import case, returned
+from tfdist_instructor.grading.catalog import case, returned
 
 
 def probe(inputs):

@@ -1,7 +1,7 @@
 """Q4: the metric-Mean pitfall, for any replicas' losses."""
 # ruff: noqa: F821 - probe() runs in the student's namespace, where their names are defined
 
-from tfdist_instructor.grading.questions import case, returned
+from tfdist_instructor.grading.catalog import case, returned
 
 
 def inputs(rng):

@@ -3,7 +3,7 @@
 
 import numpy as np
 
-from tfdist_instructor.grading.questions import case, returned
+from tfdist_instructor.grading.catalog import case, returned
 
 
 def probe(inputs):

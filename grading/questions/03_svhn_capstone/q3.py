@@ -1,7 +1,7 @@
 """Q3: weight updates per epoch (a transfer task), and a written explanation graded by hand."""
 # ruff: noqa: F821 - probe() runs in the student's namespace, where their names are defined
 
-from tfdist_instructor.grading.questions import case, returned
+from tfdist_instructor.grading.catalog import case, returned
 
 RUBRIC = """\
 Up to 2 points, given by hand (the automatic points are for `updates_per_epoch` only):

@@ -1,7 +1,7 @@
 """Q4: evaluate_checkpoints restores both checkpoints without a strategy and evaluates them."""
 # ruff: noqa: F821 - probe() runs in the student's namespace, where their names are defined
 
-from tfdist_instructor.grading.questions import case, returned
+from tfdist_instructor.grading.catalog import case, returned
 
 NAMES = ("mirrored, fit", "mirrored, custom loop")
 

@@ -1,7 +1,7 @@
 """Q1: make_tf_config(worker_addresses, index) for any cluster, and ValueError outside it."""
 # ruff: noqa: F821 - probe() runs in the student's namespace, where their names are defined
 
-from tfdist_instructor.grading.questions import case, returned
+from tfdist_instructor.grading.catalog import case, returned
 
 
 def inputs(rng):

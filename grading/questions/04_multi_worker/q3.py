@@ -1,7 +1,7 @@
 """Q3: the two-worker run: both finished, in sync, one chief, only the chief's checkpoint kept."""
 # ruff: noqa: F821 - probe() runs in the student's namespace, where their names are defined
 
-from tfdist_instructor.grading.questions import case, returned
+from tfdist_instructor.grading.catalog import case, returned
 
 
 def probe(inputs):

@@ -4,7 +4,7 @@
   moved cells);
 - ``sandbox``/``launch``/``runner``/``probing``: run it in a bubblewrap sandbox and call its
   functions on inputs the grader chose; plain data comes back (``codec``: JSON and .npy);
-- ``questions``/``verdict``: the question files (``grading/questions/<exercise>/qN.py``) and the
+- ``catalog``/``verdict``: the question files (``grading/questions/<exercise>/qN.py``) and the
   points, decided in the grader's process from that data;
 - ``result``/``report``/``grade``/``folder``/``cli``: grades, the class report, the command.
 
@@ -15,7 +15,7 @@ from tfdist_instructor.grading.cli import add_cli
 from tfdist_instructor.grading.folder import grade_folder
 from tfdist_instructor.grading.grade import DEFAULT_TIMEOUT_S, grade_submission
 from tfdist_instructor.grading.notebook import EXERCISES_DIR
-from tfdist_instructor.grading.questions import exercises, questions
+from tfdist_instructor.grading.catalog import exercises, questions
 from tfdist_instructor.grading.report import feedback, write_report
 from tfdist_instructor.grading.result import GradeResult
 from tfdist_instructor.grading.structure import CHECK_CELL

@@ -5,7 +5,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from tfdist_instructor.grading import notebook, questions
+from tfdist_instructor.grading import catalog, notebook
 from tfdist_instructor.grading.grade import DEFAULT_TIMEOUT_S, grade_submission
 from tfdist_instructor.grading.report import write_report
 
@@ -20,7 +20,7 @@ def grade_folder(submissions_dir, out_dir, timeout_s=DEFAULT_TIMEOUT_S, exercise
     """
     files = submissions(submissions_dir)
     if exercise is not None:
-        questions.load(exercise)  # ValueError naming the exercises, before any work
+        catalog.load(exercise)  # ValueError naming the exercises, before any work
     exercise = exercise or _common_exercise(files)
     results, lock, started = [None] * len(files), threading.Lock(), time.monotonic()
 

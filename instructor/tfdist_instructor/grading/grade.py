@@ -4,7 +4,7 @@ import json
 import time
 from pathlib import Path
 
-from tfdist_instructor.grading import codec, launch, notebook, questions, verdict
+from tfdist_instructor.grading import catalog, codec, launch, notebook, verdict
 from tfdist_instructor.grading.result import GradeResult
 from tfdist_instructor.grading.text import cell_label, gist, short
 
@@ -39,14 +39,14 @@ def grade_submission(path, exercise=None, timeout_s=DEFAULT_TIMEOUT_S, sandboxed
 
 def _expect(result, exercise):
     result.exercise = exercise
-    result.possible_by_question = questions.questions(exercise)
+    result.possible_by_question = catalog.questions(exercise)
 
 
 def _run_and_judge(nb, result, timeout_s, sandboxed):
     import numpy as np
     import nbformat
 
-    asked = questions.load(result.exercise)
+    asked = catalog.load(result.exercise)
     rng = np.random.default_rng()  # fresh inputs every run: a hard-coded answer does not pass
     inputs = {q.name: q.inputs(rng) for q in asked}
     job = {"notebook": nbformat.writes(nb), "name": f"{result.exercise}.ipynb", "timeout_s": timeout_s,

@@ -4,7 +4,7 @@ import copy
 import json
 
 from tfdist_instructor import REPO_ROOT
-from tfdist_instructor.grading import questions, structure
+from tfdist_instructor.grading import catalog, structure
 from tfdist_instructor.grading.text import short
 
 EXERCISES_DIR = REPO_ROOT / "exercises"
@@ -20,7 +20,7 @@ def named_exercise(path):
     try:
         if path.is_file() and path.suffix == ".ipynb" and path.stat().st_size < MAX_NOTEBOOK_BYTES:
             name = json.loads(path.read_bytes())["metadata"]["otter"]["assignment_name"]
-            return name if name in questions.exercises() else None
+            return name if name in catalog.exercises() else None
     except (OSError, ValueError, KeyError, TypeError):
         pass
     return None
