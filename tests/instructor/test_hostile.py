@@ -73,7 +73,7 @@ def test_a_hostile_notebook_gains_nothing_and_its_reason_says_what_it_tried(atta
     results, out, *_ = attack
     result = results[f"hostile_{exercise}"]
     assert (result.score, result.possible, result.status) == (0, 10, "graded"), result
-    assert "cell 2 (`import builtins, errno, json, os, socket, sys, time`) raised RuntimeError: SEEN" in result.reason
+    assert "cell 2 (`import builtins, errno, json, os, socket, sys, ...`) raised RuntimeError: SEEN" in result.reason
     assert "answer cells left as handed out" in result.reason
 
 
