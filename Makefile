@@ -28,9 +28,10 @@ $(VENV)/.instructor-installed: instructor/pyproject.toml $(VENV)/.course-install
 	$(PIP) -e ./instructor
 	touch $@
 
-$(VENV)/.test-installed: pyproject.toml scripts/install_slide_deps.sh scripts/install_slurm.sh $(VENV)/.instructor-installed $(SITE_VENV)/.installed
+$(VENV)/.test-installed: pyproject.toml scripts/install_slide_deps.sh scripts/install_grading_deps.sh scripts/install_slurm.sh $(VENV)/.instructor-installed $(SITE_VENV)/.installed
 	$(PIP) -e ".[course,test,legacy,profile]"
 	scripts/install_slide_deps.sh
+	scripts/install_grading_deps.sh
 	scripts/install_slurm.sh
 	touch $@
 

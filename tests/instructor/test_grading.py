@@ -1,9 +1,10 @@
 """Tests for tfdist_instructor.grading: grading real submissions.
 
-The slow tests grade notebooks for real, each in its own process (about 20-60 s per notebook
+The slow tests grade notebooks for real, each in its own sandbox (about 20-90 s per notebook
 on two cores). To keep the file's run time down they share two graded folders: the reference
 solutions with the untouched exercises, and ten mixed submissions of exercise 1 built from
 ``tests/grading_fixtures/fixtures.json`` (the solution plus one of every kind of bad one).
+Hostile submissions are in test_hostile.py, the taught mistakes in test_grading_mistakes.py.
 """
 
 import argparse
@@ -13,10 +14,12 @@ import shutil
 from pathlib import Path
 
 import nbformat
+import numpy as np
 import psutil
 import pytest
 
-from tfdist_instructor import grading
+from tfdist_instructor import REPO_ROOT, cli, grading
+from tfdist_instructor.grading import catalog, codec, sandbox, verdict
 
 FIXTURES = Path(__file__).resolve().parent / "grading_fixtures"
 SPEC = json.loads((FIXTURES / "fixtures.json").read_text())
@@ -25,7 +28,7 @@ EXERCISES = ["01_global_batch", "02_custom_loop", "03_svhn_capstone", "04_multi_
 
 def reference(kind, exercise):
     """The ``"solution"`` or the handed-out (``"exercise"``) notebook of ``exercise``."""
-    base = grading.SOLUTIONS_DIR if kind == "solution" else grading.EXERCISES_DIR
+    base = REPO_ROOT / "solutions" if kind == "solution" else grading.EXERCISES_DIR
     return base / exercise / f"{exercise}.ipynb"
 
 
@@ -102,24 +105,74 @@ def test_exercises_are_the_graded_notebooks_worth_ten_points_each():
         assert sum(grading.questions(exercise).values()) == 10
 
 
-def test_student_versions_hide_solutions_and_hidden_tests():
+def test_student_versions_hold_public_checks_only_and_no_solution():
     for exercise in EXERCISES:
         public = [f.read_text() for f in (grading.EXERCISES_DIR / exercise / "tests").glob("*.py")]
-        every = [f.read_text() for f in (grading.SOLUTIONS_DIR / exercise / "tests").glob("*.py")]
         assert public and not any("hidden=True" in text for text in public)
-        assert any("hidden=True" in text for text in every)
         assert "BEGIN SOLUTION" not in reference("exercise", exercise).read_text()
+        assert not list((grading.EXERCISES_DIR / exercise).rglob("reference.py"))
+
+
+def test_every_question_has_a_public_case_and_a_probe():
+    for exercise in EXERCISES:
+        for question in catalog.load(exercise):
+            assert any(c.public for c in question.cases), (exercise, question.name)
+            assert question.probe_source.startswith("def probe(inputs):")
 
 
 # --------------------------------------------------------------------------------------------
 # Quick checks that run no notebook
 
 
-def test_cli_registers_grade_with_out_and_timeout():
+def test_cli_registers_grade_with_out_timeout_and_trust():
     parser = argparse.ArgumentParser()
     grading.add_cli(parser.add_subparsers(dest="command"))
     args = parser.parse_args(["grade", "subs", "--out", "report", "--timeout", "90"])
     assert (args.submissions, args.out, args.timeout) == ("subs", "report", 90.0) and callable(args.func)
+    assert args.trust_submissions is False
+
+
+def test_a_missing_submissions_folder_is_one_line_and_exit_2(tmp_path, capsys):
+    assert cli.main(["grade", str(tmp_path / "nowhere"), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "no submissions folder at" in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_unwritable_report_folder_is_refused_before_any_work(tmp_path, capsys):
+    shutil.copy(reference("exercise", "01_global_batch"), tmp_path / "amy.ipynb")
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    assert cli.main(["grade", str(tmp_path), "--out", str(blocker / "out")]) == 2
+    assert "cannot write the report into" in capsys.readouterr().err
+
+
+def test_without_bubblewrap_grading_stops_and_offers_docker_or_trust(tmp_path, capsys, monkeypatch):
+    shutil.copy(reference("exercise", "01_global_batch"), tmp_path / "amy.ipynb")
+    monkeypatch.setattr(sandbox, "unavailable", lambda: "bwrap not found")
+    assert cli.main(["grade", str(tmp_path), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "cannot sandbox submissions here: bwrap not found" in err
+    assert "Docker mode" in err and "--trust-submissions" in err
+    assert not list((tmp_path / "out").glob("*.csv"))
+
+
+def test_codec_round_trips_plain_data_and_refuses_pickled_arrays():
+    value = {"a": [1, 2.5, None, True], "t": (3, "x"), "arr": np.arange(6).reshape(2, 3)}
+    back = codec.decode(codec.encode(value))
+    assert back["a"] == [1, 2.5, None, True] and back["t"] == (3, "x")
+    assert np.array_equal(back["arr"], value["arr"])
+    assert codec.decode(codec.encode(object())) == "object"
+    with pytest.raises(ValueError):
+        codec.decode(codec.encode(np.array([object()], dtype=object)))
+
+
+def test_forged_or_broken_answers_fail_every_case_without_raising():
+    question = catalog.load("01_global_batch")[3]
+    inputs = question.inputs(np.random.default_rng(0))
+    for raw in (None, "{", '{"passed": true}', '{"__probe_error__": "NameError: x"}', "[1, 2]"):
+        results = verdict.judge(question, inputs, raw)
+        assert [r["passed"] for r in results] == [False, False] and verdict.score(results) == 0, raw
 
 
 def test_a_notebook_of_another_exercise_is_rejected_without_running(tmp_path):
@@ -139,8 +192,7 @@ def test_a_notebook_without_its_exercise_name_asks_for_one(tmp_path):
 
 def test_feedback_shows_hints_of_hidden_tests_but_never_their_code():
     result = grading.GradeResult(
-        student="dave", file="dave.ipynb", exercise="01_global_batch", score=1, possible=3,
-        questions={"q1": [1.0, 3.0]},
+        student="dave", file="dave.ipynb", exercise="01_global_batch", possible_by_question={"q1": 3.0},
         tests=[{"question": "q1", "hidden": False, "passed": True, "points": 1, "message": "", "hint": ""},
                {"question": "q1", "hidden": True, "passed": False, "points": 2,
                 "message": "assert secret_reference(x) == 4", "hint": "think about the replicas"}])
@@ -170,6 +222,7 @@ def test_untouched_exercises_score_zero_with_a_helpful_message(reference_folder,
     assert "answer cells left as handed out: " + ", ".join(grading.questions(exercise)) in result.reason
     feedback = (out / "feedback" / f"untouched_{exercise}.md").read_text()
     assert "public test (1 pt) failed: " in feedback or "public test (0.5 pt) failed: " in feedback
+    assert "hidden test" in feedback
 
 
 @pytest.mark.slow
@@ -204,9 +257,11 @@ def test_a_loop_that_ignores_interrupts_is_killed_with_its_processes(tmp_path):
 
 
 @pytest.mark.slow
-def test_capstone_feedback_quotes_the_written_answer(reference_folder):
-    _, out = reference_folder
-    feedback = (out / "feedback" / "solution_03_svhn_capstone.md").read_text()
-    assert "## Your written answer (`explanation`)" in feedback
-    # The solution builds the text with an f-string: the feedback quotes it with the numbers filled in.
-    assert "> On this machine the fastest run was '" in feedback and "{fastest}" not in feedback
+def test_the_capstone_written_answer_goes_to_the_instructor_with_its_rubric(reference_folder):
+    results, out = reference_folder
+    answer, rubric = results["solution_03_svhn_capstone"].written["q3"]
+    # The solution builds the text with an f-string: the report quotes it with the numbers filled in.
+    assert answer.strip().startswith("On this machine the fastest run was '") and "{fastest}" not in answer
+    written = (out / "written.md").read_text()
+    assert "## solution_03_svhn_capstone: 03_svhn_capstone q3" in written and rubric.strip() in written
+    assert "grades it by hand" in (out / "feedback" / "solution_03_svhn_capstone.md").read_text()

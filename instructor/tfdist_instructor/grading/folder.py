@@ -1,0 +1,59 @@
+"""Grade a folder of submissions: one row and one feedback file per file, with progress."""
+
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from tfdist_instructor.grading import catalog, notebook
+from tfdist_instructor.grading.grade import DEFAULT_TIMEOUT_S, grade_submission
+from tfdist_instructor.grading.report import write_report
+
+
+def grade_folder(submissions_dir, out_dir, timeout_s=DEFAULT_TIMEOUT_S, exercise=None, jobs=1, sandboxed=True):
+    """Grade every file in ``submissions_dir``; write ``scores.csv`` and ``feedback/`` in ``out_dir``.
+
+    Each file is one student's submission (hidden files are skipped), named after the file.
+    The exercise comes from each notebook's metadata, or from ``exercise``. ``jobs``
+    submissions run at once. Returns one GradeResult per file, in name order; the report is
+    rewritten after every submission, so an interrupted run keeps what it graded.
+    """
+    files = submissions(submissions_dir)
+    if exercise is not None:
+        catalog.load(exercise)  # ValueError naming the exercises, before any work
+    exercise = exercise or _common_exercise(files)
+    results, lock, started = [None] * len(files), threading.Lock(), time.monotonic()
+
+    def grade(i):
+        result = grade_submission(files[i], exercise=exercise, timeout_s=timeout_s,
+                                  sandboxed=sandboxed)
+        with lock:
+            results[i] = result
+            done = [r for r in results if r is not None]
+            write_report(done, out_dir)
+            per = (time.monotonic() - started) / len(done)
+            print(f"[{len(done)}/{len(files)}] {result.student}: {result.score:g}/{result.possible:g} "
+                  f"({result.status}, {result.seconds:.0f} s; {per:.0f} s per submission so far) "
+                  f"{result.reason}", flush=True)
+
+    with ThreadPoolExecutor(max_workers=max(1, int(jobs))) as pool:
+        list(pool.map(grade, range(len(files))))
+    write_report(results, out_dir)
+    return results
+
+
+def submissions(folder):
+    """The files to grade in ``folder``; FileNotFoundError or ValueError when there are none."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise FileNotFoundError(f"no submissions folder at {folder}")
+    files = sorted(p for p in folder.iterdir() if not p.name.startswith("."))
+    if not files:
+        raise ValueError(f"{folder} holds no submissions")
+    return files
+
+
+def _common_exercise(files):
+    """The exercise named by every notebook in ``files`` that names one, or None if they differ."""
+    named = {notebook.named_exercise(p) for p in files} - {None}
+    return named.pop() if len(named) == 1 else None

@@ -1,0 +1,93 @@
+"""Start the student-side runner (sandboxed, or trusted), feed it its job, and collect its answer.
+
+The runner gets its job (the notebook and the probes) on stdin and writes its result, plain
+JSON, on stdout; its stderr is its log. Both are read with a cap, so a submission that prints
+without end costs memory of neither process. At the deadline everything it started is killed:
+in the sandbox by ending the PID namespace, trusted by killing its process tree (a process
+that left the tree, e.g. a double-forked daemon, survives that: only the sandbox stops it).
+"""
+
+import dataclasses
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+from collections import deque
+
+from tfdist_instructor.grading import sandbox
+
+RESULT_LIMIT = 64 << 20  # bytes of the runner's answer read; more means a broken answer
+RUNNER = [sys.executable, "-m", "tfdist_instructor.grading.runner"]
+
+
+@dataclasses.dataclass
+class Outcome:
+    result: bytes  # what the runner wrote on stdout (untrusted data)
+    log: list  # its last lines on stderr
+    killed: bool  # stopped at the deadline
+    returncode: int
+
+
+def run(job, env, timeout_s, sandboxed, limits=sandbox.Limits()):
+    """Run the runner on ``job`` (bytes) for at most ``timeout_s`` seconds; return its Outcome."""
+    with tempfile.TemporaryDirectory(prefix="tfdist-grade-", ignore_cleanup_errors=True) as scratch:
+        if sandboxed:
+            command, cwd = sandbox.wrap(RUNNER, limits, env), None
+        else:
+            command, cwd = RUNNER, scratch
+            env = {**os.environ, **env, "HOME": scratch, "TMPDIR": scratch}
+        proc = subprocess.Popen(command, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, start_new_session=True)
+        answer, log = bytearray(), deque(maxlen=40)
+        readers = [threading.Thread(target=_read_capped, args=(proc.stdout, answer), daemon=True),
+                   threading.Thread(target=_read_lines, args=(proc.stderr, log), daemon=True)]
+        for reader in readers:
+            reader.start()
+        _feed(proc, job)
+        try:
+            proc.wait(timeout=timeout_s)
+            killed = False
+        except subprocess.TimeoutExpired:
+            killed = True
+        _kill(proc)
+        for reader in readers:
+            reader.join(timeout=5)
+        return Outcome(bytes(answer[:RESULT_LIMIT]), list(log), killed, proc.returncode)
+
+
+def _feed(proc, job):
+    try:
+        proc.stdin.write(job)
+        proc.stdin.close()
+    except OSError:  # the runner died before reading its job: its exit code says why
+        pass
+
+
+def _read_capped(stream, into):
+    for chunk in iter(lambda: stream.read(1 << 16), b""):
+        if len(into) <= RESULT_LIMIT:
+            into.extend(chunk)
+
+
+def _read_lines(stream, into):
+    for line in stream:
+        into.append(line.decode("utf-8", "replace").rstrip()[:500])
+
+
+def _kill(proc):
+    """Kill the run. Sandboxed, killing bwrap ends its PID namespace and every process in it;
+    trusted, the process group and every descendant still attached are killed."""
+    import psutil
+
+    try:
+        family = [psutil.Process(proc.pid)] + psutil.Process(proc.pid).children(recursive=True)
+    except psutil.NoSuchProcess:
+        family = []
+    for p in family:
+        try:
+            p.kill()
+        except psutil.Error:
+            pass
+    psutil.wait_procs(family, timeout=5)
+    proc.wait()

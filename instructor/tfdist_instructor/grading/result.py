@@ -1,0 +1,51 @@
+"""The grade of one submitted file; score, possible, percent and reason derive from its tests."""
+
+import dataclasses
+
+from tfdist_instructor.grading.verdict import score
+
+
+@dataclasses.dataclass
+class GradeResult:
+    """``status`` is "graded" (the probes ran), "rejected" (not a gradable notebook), "timed
+    out" (killed at the time limit) or "failed" (the run broke down, e.g. a dead kernel).
+    ``problems`` lists what was found, ``tests`` every case's result (``question``, ``hidden``,
+    ``passed``, ``points``, ``message``, ``hint``), ``possible_by_question`` the points of each
+    question, and ``written`` maps a question to ``(answer, rubric)`` for the instructor.
+    """
+
+    student: str
+    file: str
+    exercise: str = ""
+    status: str = "graded"
+    problems: list = dataclasses.field(default_factory=list)
+    tests: list = dataclasses.field(default_factory=list)
+    possible_by_question: dict = dataclasses.field(default_factory=dict)
+    written: dict = dataclasses.field(default_factory=dict)
+    seconds: float = 0.0
+
+    @property
+    def questions(self):
+        """``{question: (score, possible)}``."""
+        return {q: (score(t for t in self.tests if t["question"] == q), p)
+                for q, p in self.possible_by_question.items()}
+
+    @property
+    def score(self):
+        return score(self.tests)
+
+    @property
+    def possible(self):
+        return float(sum(self.possible_by_question.values()))
+
+    @property
+    def percent(self):
+        return 100.0 * self.score / self.possible if self.possible else 0.0
+
+    @property
+    def reason(self):
+        """One line for the CSV: the first problems found, or which questions failed."""
+        if self.problems:
+            return " | ".join(self.problems[:3])
+        failed = [q for q, (s, p) in self.questions.items() if s < p]
+        return "failed: " + ", ".join(failed) if failed else "all tests passed"

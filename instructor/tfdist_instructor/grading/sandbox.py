@@ -1,0 +1,117 @@
+"""The bubblewrap sandbox one submission runs in.
+
+Inside it a submission sees the system read-only (``/usr``, ``/etc``), Python and the course
+package read-only, and one size-capped tmpfs (``/sandbox``: its work folder, home and ``/tmp``).
+Nothing else of the host exists there: not the repository, ``solutions/``, the questions, other
+submissions, the home folder or the host's ``/tmp``. It has its own network namespace (only a
+loopback of its own) and its own PID namespace: when the sandbox ends, the kernel kills every
+process left in it. It runs as an unprivileged uid, with limits on memory, processes, open
+files, file size and CPU time set by ``prlimit``.
+"""
+
+import dataclasses
+import importlib.util
+import itertools
+import os
+import shutil
+import sys
+from pathlib import Path
+
+ROOT = "/sandbox"  # the one writable place inside, a tmpfs
+WORK = f"{ROOT}/work"
+PACKAGES = "/opt/tfdist"  # where the course and runner packages are mounted
+_uids = itertools.count(2_000_000)  # as root, each sandbox gets a uid of its own
+
+
+@dataclasses.dataclass(frozen=True)
+class Limits:
+    """Per-submission limits; memory, file and CPU limits apply to each process."""
+
+    memory_bytes: int = 3 << 30  # RLIMIT_DATA: heap and private mappings (TF reserves far more address space)
+    processes: int = 512  # RLIMIT_NPROC: processes and threads of the sandbox's uid (TF runs ~60 threads each)
+    open_files: int = 1024
+    file_bytes: int = 256 << 20
+    disk_bytes: int = 512 << 20  # the size of the tmpfs
+    cpu_seconds: int = 3600
+
+    def prlimit(self, processes_already=0):
+        processes = self.processes + processes_already
+        return ["prlimit", f"--data={self.memory_bytes}", f"--nproc={processes}",
+                f"--nofile={self.open_files}", f"--fsize={self.file_bytes}", f"--cpu={self.cpu_seconds}",
+                "--core=0", "--"]
+
+
+def unavailable():
+    """None when bubblewrap can sandbox here, else one line saying why not."""
+    if not sys.platform.startswith("linux"):
+        return f"bubblewrap sandboxes need Linux; this is {sys.platform}"
+    missing = [tool for tool in ("bwrap", "prlimit", "setpriv") if shutil.which(tool) is None]
+    if missing:
+        return f"{', '.join(missing)} not found (Debian: scripts/install_grading_deps.sh installs bubblewrap)"
+    return None
+
+
+def package_mounts():
+    """Host folders of the packages the runner and the student's notebook import."""
+    return {name: Path(importlib.util.find_spec(name).submodule_search_locations[0])
+            for name in ("tfdist_edu", "tfdist_instructor")}
+
+
+def wrap(inner, limits, env):
+    """The command running ``inner`` (argv) in a fresh sandbox with ``env`` as its environment."""
+    args = ["bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+            "--unshare-cgroup-try", "--die-with-parent", "--new-session", "--clearenv"]
+    readable = [Path(sys.prefix), Path(sys.base_prefix)]
+    for path in sorted({p.resolve() for p in readable}):
+        args += _parents(path) + ["--ro-bind", str(path), str(path)]
+    for name, source in package_mounts().items():
+        args += _parents(Path(PACKAGES, name)) + ["--ro-bind", str(source), f"{PACKAGES}/{name}"]
+    args += ["--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc", "--proc", "/proc", "--dev", "/dev"]
+    args += _system_links()
+    args += ["--size", str(limits.disk_bytes), "--perms", "1777", "--tmpfs", ROOT]
+    for folder in ("work", "home", "tmp"):
+        args += ["--perms", "1777", "--dir", f"{ROOT}/{folder}"]
+    args += ["--symlink", f"{ROOT}/tmp", "/tmp", "--symlink", f"{ROOT}/tmp", "/var/tmp"]
+    args += ["--chdir", WORK, "--remount-ro", "/"]
+    env = {**env, "HOME": f"{ROOT}/home", "TMPDIR": f"{ROOT}/tmp", "PYTHONPATH": PACKAGES}
+    for key, value in env.items():
+        args += ["--setenv", key, value]
+    namespace, prefix, running = _identity()
+    return args + namespace + prefix + limits.prlimit(running) + list(inner)
+
+
+def _parents(path):
+    """Make the folders above a mount point traversable (bwrap creates them 0700)."""
+    return [arg for parent in reversed(path.parents) if str(parent) != "/"
+            for arg in ("--perms", "0755", "--dir", str(parent))]
+
+
+def _system_links():
+    """/bin, /lib, ... as on the host: symlinks into /usr on merged-/usr systems, else mounts."""
+    args = []
+    for name in ("bin", "sbin", "lib", "lib32", "lib64"):
+        path = Path("/", name)
+        if path.is_symlink():
+            args += ["--symlink", os.readlink(path), str(path)]
+        elif path.is_dir():
+            args += ["--ro-bind", str(path), str(path)]
+    return args
+
+
+def _identity():
+    """(bwrap options, command prefix, processes the uid already runs) for an unprivileged uid.
+
+    As root: a uid of its own, so the process limit counts only this sandbox (root itself is
+    exempt from RLIMIT_NPROC). Otherwise: uid 65534 in a user namespace, which is still the
+    instructor's uid outside, so the limit is raised by the threads the instructor runs now.
+    """
+    if os.geteuid() != 0:
+        import psutil
+
+        mine = sum(p.info["num_threads"] or 0 for p in psutil.process_iter(["uids", "num_threads"])
+                   if p.info["uids"] and p.info["uids"].real == os.getuid())
+        return ["--unshare-user", "--uid", "65534", "--gid", "65534"], [], mine
+    uid = next(_uids)
+    caps = ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]  # used by setpriv, then dropped
+    return caps, ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--inh-caps=-all",
+                  "--bounding-set=-all", "--"], 0

@@ -1,0 +1,34 @@
+"""Points from the probes' data, decided in the grader's process where no student code ran."""
+
+from tfdist_instructor.grading import codec
+
+
+def judge(question, inputs, raw):
+    """One result dict per case of ``question`` for the probe answer ``raw`` (JSON text or None)."""
+    try:
+        if raw is None:
+            raise AssertionError("no answer: the notebook stopped before this question was probed")
+        out, problem = codec.decode(raw), None
+    except codec.ProbeFailed as error:
+        out, problem = None, f"the grader could not call your code: {error}"
+    except (AssertionError, ValueError, TypeError, RecursionError) as error:
+        out, problem = None, str(error) or "the answer was not plain data"
+    return [_run_case(c, question.name, inputs, out, problem) for c in question.cases]
+
+
+def _run_case(case, question, inputs, out, problem):
+    message = problem
+    if message is None:
+        try:
+            case.check(inputs, out)
+        except AssertionError as error:
+            message = str(error) or "assertion failed"
+        except Exception as error:  # noqa: BLE001 - answers of the wrong shape fail, they never crash
+            message = f"unexpected answer ({type(error).__name__}: {error})"
+    return {"question": question, "case": case.name, "hidden": not case.public, "passed": message is None,
+            "points": case.points, "message": (message or "")[:500], "hint": case.hint}
+
+
+def score(results):
+    """Points earned in ``results``."""
+    return sum(r["points"] for r in results if r["passed"])
