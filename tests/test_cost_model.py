@@ -1,4 +1,12 @@
-"""Tests for tfdist_edu.cost_model: fits recover known costs, predictions follow the formulas."""
+"""Tests for tfdist_edu.cost_model: fits recover known costs, predictions follow the formulas,
+and lesson 5 and deck 7 read the published figures from it instead of typing them."""
+
+import ast
+import io
+import json
+import re
+import tokenize
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -63,3 +71,73 @@ def test_smallest_batch_where_devices_pay_grows_with_the_efficiency_asked():
 
 def test_relative_errors_are_signed():
     assert list(cost_model.relative_errors([11, 9], [10, 10])) == pytest.approx([0.1, -0.1])
+
+
+# The GPU figures live in cost_model.PUBLISHED only: lesson 5 and deck 7 print what they use.
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = [ROOT / "notebooks" / "05_by_hand.ipynb", ROOT / "slides" / "07_by_hand.ipynb"]
+# A number with a unit, outside `code` and (links): a figure typed as a fact.
+FIGURE_IN_TEXT = re.compile(r"(?<![\w.(/-])\d[\d,]*(\.\d+)?\s*(ms|us|µs|s|GB/s|GB|MB|%|M|x|"
+                            r"examples|steps|parameters|multiply-adds)(?!\w)")
+
+
+def _cells(path, kind):
+    return [c["source"] if isinstance(c["source"], str) else "".join(c["source"])
+            for c in json.loads(path.read_text())["cells"] if c["cell_type"] == kind]
+
+
+def _literals(source):
+    source = "\n".join(l for l in source.splitlines() if not l.lstrip().startswith(("%", "!")))
+    return [ast.literal_eval(t.string) for t in tokenize.generate_tokens(io.StringIO(source).readline)
+            if t.type == tokenize.NUMBER]
+
+
+def _is_round(v):  # unit conversions (1e3), counts (2, 4, 8) and batch sizes (powers of two)
+    return v == 0 or float(np.log10(abs(v))).is_integer() or (
+        float(v).is_integer() and (abs(v) < 10 or (int(abs(v)) & (int(abs(v)) - 1)) == 0))
+
+
+def _is_published(v):
+    values = [f.value for f in cost_model.PUBLISHED.values() if len(f"{f.value:g}".strip("0.")) > 1]
+    return any(v == pytest.approx(f * 10.0**k, rel=1e-9) for f in values for k in range(-9, 10))
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.parent.name)
+def test_markdown_types_no_figures(path):
+    for text in _cells(path, "markdown"):
+        text = re.sub(r"`[^`]*`|\]\([^)]*\)", "", text)
+        assert not FIGURE_IN_TEXT.search(text), (path.name, FIGURE_IN_TEXT.search(text).group())
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.parent.name)
+def test_code_reads_published_figures_instead_of_typing_them(path):
+    code = _cells(path, "code")
+    assert any("cost_model.PUBLISHED" in c for c in code)
+    typed = [v for c in code for v in _literals(c) if not _is_round(v) and _is_published(v)]
+    assert not typed, (path.name, typed)
+
+
+def test_deck_types_no_measured_floats_and_lesson_prints_every_figure():
+    deck_floats = [v for c in _cells(NOTEBOOKS[1], "code") for v in _literals(c)
+                   if isinstance(v, float) and not _is_round(v)]
+    assert not deck_floats
+    lesson = "\n".join(_cells(NOTEBOOKS[0], "code"))
+    assert "for figure in PUBLISHED.values():\n    print(figure)" in lesson
+    unread = [key for key in cost_model.PUBLISHED if not re.search(rf"[\"']{key}[\"']", lesson)]
+    assert not unread
+
+
+def test_reduce_to_one_device_is_priced_by_its_root():
+    assert cost_model.root_bytes(100.0, 4) == 600.0
+    link = cost_model.Link(1e-5, 1e9, algorithm="one device")
+    assert link.all_reduce_s(1e6, 4) == pytest.approx(6e-5 + 6e6 / 1e9)
+    sizes, ns = [1e4, 1e6, 1e7, 1e4, 1e6, 1e7], [2, 2, 2, 4, 4, 4]
+    fitted = cost_model.fit_link(sizes, ns, [link.all_reduce_s(s, n) for s, n in zip(sizes, ns)],
+                                 algorithm="one device")
+    assert fitted == cost_model.Link(pytest.approx(1e-5), pytest.approx(1e9), "one device")
+
+
+def test_every_published_figure_names_its_source():
+    for key, figure in cost_model.PUBLISHED.items():
+        assert figure.value > 0 and figure.unit and figure.what and figure.source, key
+        assert figure.source in str(figure)

@@ -30,7 +30,8 @@ def test_what_if_figure_draws_one_panel_per_model():
 
 
 def test_explorer_answers_in_text_and_updates():
-    explorer = scaling_plots.speedup_explorer(ms_per_example=2.7, fixed_ms=0.0)
+    explorer = scaling_plots.speedup_explorer(ms_per_example=2.7, fixed_ms=0.0, parameters_m=25.6,
+                                              link_gb_s=10.0, latency_us=10.0)
     assert "speed-up" in explorer.text and "4 GPUs" in explorer.text
     explorer.update(devices=8)
     assert "8 GPUs" in explorer.text

@@ -96,7 +96,7 @@ def plot_what_if(models, batches, device_counts=(2, 4, 8)):
 
 
 def what_if(parameters_m, per_device_batch, link_gb_s, devices, ms_per_example, fixed_ms,
-            latency_us=10.0):
+            latency_us):
     """Text: predicted speed-up and efficiency of ``devices`` GPUs for a model of that size."""
     model = cost_model.StepModel(
         compute=cost_model.Line(fixed_ms / 1e3, ms_per_example / 1e3),
@@ -113,12 +113,14 @@ def what_if(parameters_m, per_device_batch, link_gb_s, devices, ms_per_example, 
             f"efficiency {100 * model.efficiency(devices, per_device_batch):.0f}%")
 
 
-def speedup_explorer(ms_per_example, fixed_ms, parameters_m=25.6, per_device_batch=64,
-                     link_gb_s=16.0, devices=4):
-    """An ``Explorer`` (ipywidgets, with a text fallback) over ``what_if``."""
+def speedup_explorer(ms_per_example, fixed_ms, parameters_m, link_gb_s, latency_us,
+                     per_device_batch=64, devices=4):
+    """An ``Explorer`` (ipywidgets, with a text fallback) over ``what_if``; the caller gives
+    the published figures (``cost_model.PUBLISHED``) it starts from."""
 
     def compute(parameters_m, per_device_batch, link_gb_s, devices):
-        return what_if(parameters_m, per_device_batch, link_gb_s, devices, ms_per_example, fixed_ms)
+        return what_if(parameters_m, per_device_batch, link_gb_s, devices, ms_per_example,
+                       fixed_ms, latency_us)
 
     def make_controls(w, values):
         style = {"description_width": "initial"}
