@@ -1,4 +1,4 @@
-"""The ``tfdist-instructor`` command: grade, exercises, slides and compat.
+"""The ``tfdist-instructor`` command: grade, exercises, slides, compat and retarget.
 
 Bad input (a missing folder, an unwritable output folder, an unknown exercise) gets one line
 and a non-zero exit, before any work starts.
@@ -27,7 +27,7 @@ def _compat(args):
 
 def build_parser():
     """Return the argument parser of the ``tfdist-instructor`` command."""
-    from tfdist_instructor import grading, slides
+    from tfdist_instructor import grading, retarget, slides
 
     parser = argparse.ArgumentParser(prog="tfdist-instructor",
                                      description="Instructor tools for the tf.distribute course.")
@@ -41,6 +41,7 @@ def build_parser():
     compat.add_argument("--write", default="docs/compatibility.md", metavar="PATH")
     compat.add_argument("--parallel", type=int, default=None, help="combinations run at once")
     compat.set_defaults(func=_compat)
+    retarget.add_cli(sub)
     return parser
 
 
