@@ -16,6 +16,11 @@ def colab_pins():
     return dict(line.split("==") for line in lines)
 
 
+@pytest.fixture
+def pins():
+    return colab_pins()
+
+
 def on_colab_stack():
     try:
         return all(metadata.version(name) == version for name, version in colab_pins().items())
