@@ -12,7 +12,11 @@ PIP=("$PY" -m pip install --quiet --disable-pip-version-check)
 PINS=scripts/colab_pins.txt
 export TF_CPP_MIN_LOG_LEVEL="${TF_CPP_MIN_LOG_LEVEL:-2}"
 
-[ -x "$PY" ] || "${PYTHON:-python3}" -m venv "$VENV"
+# Colab's pip is recent; the venv's bundled one is older and rejects git+file:// requirements.
+if [ ! -x "$PY" ]; then
+    "${PYTHON:-python3}" -m venv "$VENV"
+    "${PIP[@]}" --upgrade pip
+fi
 
 # Colab's stack plus what Colab also has (matplotlib, pandas, ipykernel, tensorboard) and the
 # test tools, resolved together against the pins so none of them moves a pinned version.
