@@ -1,16 +1,16 @@
 """Point every course link at one fork and branch: ``make retarget REPO=owner/name REF=branch``.
 
-``pyproject.toml`` holds the public address (``[project.urls] Repository``) and the branch
-(``[tool.tfdist-edu] branch``). Colab badges, install cells, clone cells and requirement lines
-repeat both, because a student's notebook cannot read pyproject; ``links()`` finds every copy so
-a test can hold them to pyproject, and ``retarget()`` rewrites pyproject and all copies at once.
-Standard library only: an instructor can run it before installing anything.
+pyproject.toml holds the address (``[project.urls] Repository``) and branch (``[tool.tfdist-edu]
+branch``); badges, install, clone and requirement lines repeat them, since a notebook on Colab
+cannot read pyproject. Standard library only: it runs before anything is installed.
 """
 
 import argparse
 import re
 import sys
 from pathlib import Path
+
+from tfdist_instructor import REPO_ROOT
 
 NAME = r"[A-Za-z0-9][\w.-]*"
 REPO = rf"(?P<repo>{NAME}/{NAME})"
@@ -23,7 +23,7 @@ LINK_PATTERNS = {
     "repository url": re.compile(rf'REPO_URL = [^\n]*?"https://github\.com/{REPO}'),
     "cell branch": re.compile(rf'BRANCH = \\?"{REF}\\?"'),
     "pip requirement": re.compile(rf"git\+https://github\.com/{REPO}@{REF}"),
-    "clone": re.compile(rf"git clone [^\n]*?https://github\.com/{REPO}(?:\.git)?\b"),
+    "clone": re.compile(rf"git clone [^\n]*?https://github\.com/{REPO}"),
 }
 # Where links live; the instructor package's own sources and tests are left alone.
 FOLDERS = ("notebooks", "exercises", "grading", "solutions", "slides", "docs")
@@ -68,8 +68,7 @@ def retarget(root, repo, ref):
         raise ValueError(f"expected REPO=owner/name and REF=branch, got {repo!r} and {ref!r}")
     changed = []
     for path in files(root):
-        text = path.read_text(encoding="utf-8")
-        new = text
+        new = text = path.read_text(encoding="utf-8")
         for pattern in LINK_PATTERNS.values():
             new = pattern.sub(lambda m: _replace(m, repo, ref), new)
         if new != text:
@@ -94,13 +93,13 @@ def add_cli(subparsers):
     parser = subparsers.add_parser("retarget", help="point every badge, install and clone cell at a fork")
     parser.add_argument("--repo", required=True, metavar="OWNER/NAME")
     parser.add_argument("--ref", required=True, metavar="BRANCH")
-    parser.add_argument("--root", default=Path(__file__).resolve().parents[2], type=Path)
     parser.set_defaults(func=run)
 
 
 def run(args):
-    old = "{}@{}".format(*current(args.root))
-    changed = retarget(args.root, args.repo, args.ref)
+    """Retarget ``args.root`` and say what moved where."""
+    old = "{}@{}".format(*current(REPO_ROOT))
+    changed = retarget(REPO_ROOT, args.repo, args.ref)
     print(f"{old} -> {args.repo}@{args.ref}: {len(changed)} file(s) changed")
     return 0
 
