@@ -1,7 +1,8 @@
 # A fresh clone needs two commands (see README):
 #   make demo   installs into .venv/ and runs the tour, the main job, on this machine
 #   make test   installs everything the tests need and runs every test (CI runs this)
-# Instructors: make grade SUBMISSIONS=dir, make slides, make exercises, make compat.
+# Instructors: make grade SUBMISSIONS=dir, make slides, make exercises, make compat,
+#   make retarget REPO=owner/name REF=branch.
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
@@ -13,7 +14,7 @@ SUBMISSIONS ?= submissions
 GRADES ?= grades
 export TF_CPP_MIN_LOG_LEVEL ?= 2
 
-.PHONY: demo test test-fast instructor grade slides exercises compat site clean
+.PHONY: demo test test-fast instructor grade slides exercises compat site retarget colab-test clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -80,6 +81,16 @@ site: $(VENV)/.test-installed
 	test -f tour-report/report.md || $(BIN)/tfdist-edu tour --out tour-report
 	test -d build/slides || $(BIN)/tfdist-instructor slides --out build/slides
 	$(BIN)/tfdist-instructor site --executed build/executed --out build/site
+
+# Point every badge, install and clone cell at a fork and branch. Standard library only, so it
+# runs before anything is installed.
+retarget:
+	PYTHONPATH=instructor $(PYTHON) -m tfdist_instructor.retarget --repo "$(REPO)" --ref "$(REF)"
+
+# Every lesson and solution notebook, fast mode, on Colab's package versions in .venv-colab/
+# (its own stamps; see scripts/colab_stack.sh).
+colab-test:
+	PYTHON=$(PYTHON) scripts/colab_stack.sh $(PYTEST_ARGS)
 
 clean:
 	rm -rf build tour-report

@@ -6,6 +6,3 @@ Importing the package does not import TensorFlow; each module imports what it ne
 """
 
 __version__ = "0.1.0"
-
-# The GitHub repository the Colab badges and setup cells point at.
-REPOSITORY = "tfdist-edu/tfdist-edu"

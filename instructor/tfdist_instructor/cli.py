@@ -1,4 +1,4 @@
-"""The ``tfdist-instructor`` command: grade, exercises, slides and compat.
+"""The ``tfdist-instructor`` command: grade, exercises, slides, compat and retarget.
 
 Bad input (a missing folder, an unwritable output folder, an unknown exercise) gets one line
 and a non-zero exit, before any work starts.
@@ -34,7 +34,7 @@ def _site(args):
 
 def build_parser():
     """Return the argument parser of the ``tfdist-instructor`` command."""
-    from tfdist_instructor import grading, slides
+    from tfdist_instructor import grading, retarget, slides
 
     parser = argparse.ArgumentParser(prog="tfdist-instructor",
                                      description="Instructor tools for the tf.distribute course.")
@@ -54,6 +54,7 @@ def build_parser():
     site.add_argument("--slides", default="build/slides", help="built decks to link (if present)")
     site.add_argument("--tour", default="tour-report", help="the tour's report folder (if present)")
     site.set_defaults(func=_site)
+    retarget.add_cli(sub)
     return parser
 
 

@@ -122,16 +122,16 @@ def _stage_exercise(exercise, target):
 def _stage_reference(src, name, path):
     text = (REPO_ROOT / path).read_text()
     # Links to files of the repository do not exist on the site: point them at the repository.
-    text = re.sub(r"\]\((?!https?:|#)([^)]+)\)", rf"]({_repository_url()}/blob/main/docs/\1)", text)
+    text = re.sub(r"\]\((?!https?:|#)([^)]+)\)", rf"]({_repository_url()}/docs/\1)", text)
     (src / "reference").mkdir(exist_ok=True)
     (src / "reference" / f"{name}.md").write_text(text)
     return f"reference/{name}"
 
 
 def _repository_url():
-    """The course's public address: pyproject's [project.urls], the one place it is kept."""
-    urls = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]["urls"]
-    return (urls.get("Repository") or urls["Homepage"]).rstrip("/")
+    """Where the repository's files are browsed: pyproject's address and branch, kept there only."""
+    pyproject = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())
+    return f"{pyproject['project']['urls']['Repository'].rstrip('/')}/blob/{pyproject['tool']['tfdist-edu']['branch']}"
 
 
 def _stage_tour(src, tour):

@@ -1,0 +1,53 @@
+"""Re-running a lesson's strategy cell never breaks the kernel.
+
+For each lesson that builds a MirroredStrategy, run the notebook in one kernel up to the first
+cell after the strategy cell that runs an all-reduce under it (the "step"), then run the
+strategy cell and every cell down to the step again, as a student who re-runs them would. A
+second MirroredStrategy in one process used to clash with the first one's collective keys
+(tensorflow#62790, "Shape mismatch in the collective instance")."""
+
+import os
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
+
+ROOT = Path(__file__).resolve().parents[1]
+STRATEGY_CELL = re.compile(r"^\s*\w+ = tf\.distribute\.MirroredStrategy\(", re.M)
+# The first cell after the strategy cell whose code runs an all-reduce under the strategy.
+STEP_CELL = {
+    "01_default_and_one_device": re.compile(r"sum_of_squares\(numbers\)"),
+    "03_mirrored_custom_loop": re.compile(r"^\w+ = float\(strategy\.reduce\(", re.M),
+    "04_performance": re.compile(r"timed_fit\(f\"\{label\}"),
+}
+
+
+def _cells(nb, lesson):
+    """Indexes of the code cells: all up to the step, the strategy cell, the step."""
+    code = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
+    strategy = next(i for i in code if STRATEGY_CELL.search(nb.cells[i].source))
+    step = next(i for i in code if i > strategy and STEP_CELL[lesson].search(nb.cells[i].source))
+    return [i for i in code if i <= step], strategy, step
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lesson", sorted(STEP_CELL))
+def test_rerunning_the_strategy_cell_and_the_step_after_it_keeps_working(lesson, monkeypatch):
+    monkeypatch.setenv("TFDIST_EDU_FAST", "1")
+    monkeypatch.setenv("TFDIST_EDU_DATA", os.environ.get("TFDIST_EDU_DATA", "synthetic"))
+    nb = nbformat.read(ROOT / "notebooks" / f"{lesson}.ipynb", as_version=4)
+    first_run, strategy, step = _cells(nb, lesson)
+    client = NotebookClient(nb, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(ROOT / "notebooks")}})
+    with client.setup_kernel():
+        for i in first_run:
+            client.execute_cell(nb.cells[i], i)
+        for i in [i for i in first_run if i >= strategy]:
+            try:
+                client.execute_cell(nb.cells[i], i)
+            except CellExecutionError as error:
+                pytest.fail(f"{lesson}: re-running cell {i} (strategy cell {strategy}, step {step}) "
+                            f"failed: {str(error).strip().splitlines()[-1]}")
