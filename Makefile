@@ -48,12 +48,14 @@ demo: $(VENV)/.course-installed
 
 # Every lesson and solution under nbval in normal mode, as students run them (offline, so on
 # the labelled synthetic stand-ins), leaving executed copies in build/executed/; then the unit
-# tests (fast mode), whose site tests build the course website from those copies.
+# tests (fast mode), whose site tests build the course website from those copies; then every
+# lesson again, fast, on Colab's package versions (`make colab-test` adds the solutions).
 test: $(VENV)/.test-installed
 	rm -rf build/executed
 	TFDIST_EDU_DATA=synthetic TFDIST_EDU_EXECUTED_DIR=build/executed \
 		$(BIN)/python -m pytest notebooks solutions --nbval-lax $(PYTEST_ARGS)
 	TFDIST_EDU_EXECUTED_DIR=build/executed $(BIN)/python -m pytest tests $(PYTEST_ARGS)
+	COLAB_TARGETS="tests/colab notebooks" PYTHON=$(PYTHON) scripts/colab_stack.sh $(PYTEST_ARGS)
 
 # A quick local loop: everything in fast mode (small data, fewer epochs).
 test-fast: $(VENV)/.test-installed
