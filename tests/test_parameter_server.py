@@ -79,3 +79,77 @@ def test_deadline_kills_the_parameter_server_cluster_and_says_so():
 def test_invalid_arguments_are_refused_before_anything_starts(kwargs, message):
     with pytest.raises(ValueError, match=message):
         parameter_server.run_parameter_server(**kwargs)
+
+
+COORDINATOR = '''
+import numpy as np
+import tensorflow as tf
+import keras
+from tfdist_edu import worker
+
+resolver = tf.distribute.cluster_resolver.TFConfigClusterResolver()
+strategy = tf.distribute.ParameterServerStrategy(resolver)
+coordinator = tf.distribute.coordinator.ClusterCoordinator(strategy)
+
+
+def dataset_fn():
+    x = tf.random.stateless_normal((512, 8), seed=(1, 2))
+    y = tf.cast(tf.reduce_sum(x, axis=1) > 0, tf.int64)
+    return tf.data.Dataset.from_tensor_slices((x, y)).repeat().batch(32)
+
+
+iterator = iter(coordinator.create_per_worker_dataset(dataset_fn))
+with strategy.scope():
+    model = keras.Sequential([keras.Input((8,)), keras.layers.Dense(2)])
+    optimizer = keras.optimizers.Adam(1e-2)
+loss_fn = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+
+
+@tf.function
+def step(iterator):
+    def replica_fn(x, y):
+        with tf.GradientTape() as tape:
+            loss = loss_fn(y, model(x))
+        grads = tape.gradient(loss, model.trainable_variables)
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+        return loss
+    loss = strategy.run(replica_fn, args=next(iterator))
+    return loss, tf.distribute.coordinator.experimental_get_current_worker_index()
+
+
+losses, workers = [], []
+for round_ in (1, 2, 3):
+    remotes = [coordinator.schedule(step, args=(iterator,)) for _ in range(15)]
+    coordinator.join()
+    for r in remotes:
+        loss, index = r.fetch()
+        losses.append(float(loss))
+        workers.append(int(index))
+    worker.report_epoch(round_)
+worker.write_result({"loss": losses, "worker": workers})
+'''
+
+
+@pytest.mark.cluster
+def test_a_coordinator_script_goes_on_with_one_worker_after_the_other_is_killed(tmp_path):
+    script = tmp_path / "coordinator.py"
+    script.write_text(COORDINATOR)
+    result = parameter_server.run_coordinator(
+        script, num_workers=2, num_ps=1, deadline_s=240, kill=(1, 1), echo=False
+    )
+    assert [e["event"] for e in result["events"]] == ["killed"]
+    assert len(result["loss"]) == 45, "every scheduled step ran, the interrupted one included"
+    assert set(result["worker"][30:]) == {0}, "after the kill, worker 0 runs every step"
+    assert mean(result["loss"][-10:]) < mean(result["loss"][:10])
+    assert live_children() == []
+
+
+def test_run_coordinator_refuses_a_missing_script_and_a_bad_kill(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no coordinator script"):
+        parameter_server.run_coordinator(tmp_path / "missing.py")
+    script = tmp_path / "c.py"
+    script.write_text("")
+    with pytest.raises(ValueError, match="kill=\\(worker, round\\)"):
+        parameter_server.run_coordinator(script, num_workers=2, kill=(2, 1))
+    with pytest.raises(ValueError, match="num_ps must be an int >= 1"):
+        parameter_server.run_coordinator(script, num_ps=0)

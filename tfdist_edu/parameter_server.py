@@ -4,7 +4,9 @@ In parameter-server training the variables live on parameter servers (``ps`` tas
 run training steps on their own data, and a coordinator (the ``chief``) schedules those steps
 with ``tf.distribute.coordinator.ClusterCoordinator``: whichever worker is free takes the next
 one, so workers go at their own pace (asynchronous training). :func:`run_parameter_server`
-runs that for real and returns what it saw, for the lesson's loss and placement figures.
+runs that for real and returns what it saw, for the lesson's loss and placement figures;
+:func:`run_coordinator` runs a coordinator script of your own (lesson 7 writes one) against the
+same kind of cluster, and can kill a worker mid-run.
 
 Why a child process: in-process ``tf.distribute.Server`` objects cannot be stopped, and a
 strategy created later in the same process can hang, so the notebook's kernel never hosts them.
@@ -22,6 +24,7 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from tfdist_edu import cluster, supervisor, tfconfig, worker
@@ -62,6 +65,84 @@ def server_config(num_workers):
     return config
 
 
+def _check_counts(**counts):
+    for name, value in counts.items():
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name} must be an int >= 1, got {value!r}")
+
+
+def _start_servers(sup, spec, env):
+    """Start every ps and worker task of ``spec`` as a ps_server.py child (a service)."""
+    for task_type, index, _ in spec.tasks():
+        if task_type != "chief":
+            sup.start(
+                f"{task_type} {index}",
+                [sys.executable, "-u", str(_SERVER)],
+                env={**env, "TF_CONFIG": json.dumps(spec.tf_config(task_type, index))},
+                service=True,
+            )
+
+
+def run_coordinator(
+    script, num_workers=2, num_ps=1, args=(), deadline_s=600, kill=None, echo=True
+):
+    """Run a coordinator ``script`` of your own against a local parameter-server cluster.
+
+    Every ps and worker task is its own process (``scripts/ps_server.py``, a gRPC server from
+    its TF_CONFIG), and ``python script *args`` runs as the chief with its TF_CONFIG, as on a
+    real cluster: the script connects with ``TFConfigClusterResolver()``. Returns the dict the
+    script passed to :func:`tfdist_edu.worker.write_result`, plus ``"events"``: what the runner
+    did, with times in seconds since the start.
+
+    ``kill=(k, n)`` SIGKILLs worker k as soon as the script has called
+    ``worker.report_epoch(m)`` with ``m >= n`` (use it to mark rounds of scheduled steps), to
+    show that the coordinator goes on with the workers that are left. Every process is killed
+    by ``deadline_s`` at the latest (:class:`ClusterTimeout`); a failing coordinator raises
+    :class:`WorkerFailed` with its last lines. Nothing outlives the call.
+    """
+    _check_counts(num_workers=num_workers, num_ps=num_ps)
+    script = Path(script)
+    if not script.is_file():
+        raise FileNotFoundError(f"no coordinator script at {script} (write it first, e.g. with %%writefile)")
+    if kill is not None:
+        k, n = kill
+        if not 0 <= k < num_workers or n < 1:
+            raise ValueError(f"kill=(worker, round) needs 0 <= worker < {num_workers} and round >= 1, got {kill!r}")
+    workdir = tempfile.mkdtemp(prefix="tfdist-ps-")
+    result, progress = Path(workdir, "result.json"), Path(workdir, "progress")
+    events, start = [], time.monotonic()
+
+    def tick():
+        nonlocal kill
+        if kill is None:
+            return
+        marks = [json.loads(line) for line in progress.read_text().splitlines()] if progress.exists() else []
+        done = max([m["epoch"] for m in marks if m["event"] == "epoch"], default=0)
+        if done >= kill[1]:
+            sup.kill(f"worker {kill[0]}")
+            events.append({"t": round(time.monotonic() - start, 2), "event": "killed",
+                           "detail": f"worker {kill[0]} SIGKILLed after round {done}"})
+            kill = None
+
+    spec = tfconfig.ClusterSpec.local(workers=num_workers, ps=num_ps, chief=True)
+    env = cluster.worker_env({**os.environ, "GRPC_FAIL_FAST": "use_caller"}, threads=1)
+    try:
+        with supervisor.Supervisor(deadline_s, echo=echo) as sup:
+            _start_servers(sup, spec, env)
+            sup.start(
+                "coordinator",
+                [sys.executable, "-u", str(script), *map(str, args)],
+                env={**env, "TF_CONFIG": json.dumps(spec.tf_config("chief", 0)),
+                     worker.RESULT_ENV: str(result), worker.PROGRESS_ENV: str(progress)},
+            )
+            sup.wait(on_tick=tick)
+        if not result.exists():
+            raise supervisor.WorkerFailed("the coordinator finished without writing its result", None)
+        return {**json.loads(result.read_text()), "events": events}
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
 def run_parameter_server(
     num_workers=2,
     num_ps=1,
@@ -84,13 +165,7 @@ def run_parameter_server(
     :class:`tfdist_edu.cluster.ClusterTimeout`; a process that fails raises
     :class:`tfdist_edu.cluster.WorkerFailed` with its last lines. Nothing outlives the call.
     """
-    for name, value, low in (
-        ("num_workers", num_workers, 1),
-        ("num_ps", num_ps, 1),
-        ("steps", steps, 1),
-    ):
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise ValueError(f"{name} must be an int >= {low}, got {value!r}")
+    _check_counts(num_workers=num_workers, num_ps=num_ps, steps=steps)
     if partition and (not isinstance(min_shard_bytes, int) or min_shard_bytes < 1):
         raise ValueError(f"min_shard_bytes must be a positive int, got {min_shard_bytes!r}")
 
@@ -113,21 +188,13 @@ def run_parameter_server(
             if separate_processes:
                 spec = tfconfig.ClusterSpec.local(workers=num_workers, ps=num_ps, chief=True)
                 env = cluster.worker_env(base, threads=1)
-                for task_type, index, _ in spec.tasks():
-                    config = json.dumps(spec.tf_config(task_type, index))
-                    if task_type == "chief":
-                        sup.start(
-                            "coordinator",
-                            coordinator,
-                            env={**env, "TF_CONFIG": config, worker.RESULT_ENV: str(result)},
-                        )
-                    else:
-                        sup.start(
-                            f"{task_type} {index}",
-                            [sys.executable, "-u", str(_SERVER)],
-                            env={**env, "TF_CONFIG": config},
-                            service=True,
-                        )
+                _start_servers(sup, spec, env)
+                sup.start(
+                    "coordinator",
+                    coordinator,
+                    env={**env, "TF_CONFIG": json.dumps(spec.tf_config("chief", 0)),
+                         worker.RESULT_ENV: str(result)},
+                )
             else:
                 env = {**cluster.worker_env(base), worker.RESULT_ENV: str(result)}
                 sup.start("coordinator", coordinator + ["--in-process"], env=env)

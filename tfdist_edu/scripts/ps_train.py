@@ -114,8 +114,9 @@ def main():
             with tf.GradientTape() as tape:
                 loss = loss_fn(labels, model(features, training=True))
             # Plain SGD on the TensorFlow variables behind the Keras ones, shard by shard: each
-            # update runs on the ps that holds the shard. (With TF 2.21 / Keras 3.15 neither the
-            # tape nor a Keras optimizer accepts a sharded Keras variable as a whole.)
+            # update runs on the ps that holds the shard. (With TF 2.21 / Keras 3.15 the tape
+            # cannot differentiate a sharded Keras variable as a whole: it has no 'handle'.
+            # A Keras optimizer can update the shards; lesson 7 does that with Adam.)
             variables = [
                 s
                 for v in model.trainable_variables
