@@ -1,5 +1,5 @@
 """Tests for tfdist_edu.cost_model: fits recover known costs, predictions follow the formulas,
-and lesson 5 and deck 7 read the published figures from it instead of typing them."""
+and lesson 5 and deck 5 read the published figures from it instead of typing them."""
 
 import ast
 import io
@@ -73,9 +73,9 @@ def test_relative_errors_are_signed():
     assert list(cost_model.relative_errors([11, 9], [10, 10])) == pytest.approx([0.1, -0.1])
 
 
-# The GPU figures live in cost_model.PUBLISHED only: lesson 5 and deck 7 print what they use.
+# The GPU figures live in cost_model.PUBLISHED only: lesson 5 and deck 5 print what they use.
 ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = [ROOT / "notebooks" / "05_by_hand.ipynb", ROOT / "slides" / "07_by_hand.ipynb"]
+NOTEBOOKS = [ROOT / "notebooks" / "05_by_hand.ipynb", ROOT / "slides" / "05_by_hand.ipynb"]
 # A number with a unit, outside `code` and (links): a figure typed as a fact.
 FIGURE_IN_TEXT = re.compile(r"(?<![\w.(/-])\d[\d,]*(\.\d+)?\s*(ms|us|µs|s|GB/s|GB|MB|%|M|x|"
                             r"examples|steps|parameters|multiply-adds)(?!\w)")

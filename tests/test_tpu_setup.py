@@ -1,4 +1,4 @@
-"""Lesson 5's setup cell on a Colab TPU runtime: tensorflow-tpu with a loadable libtpu, and the
+"""Lesson 6's setup cell on a Colab TPU runtime: tensorflow-tpu with a loadable libtpu, and the
 course without anything that would put the plain `tensorflow` on top of it."""
 
 import re
@@ -12,7 +12,7 @@ PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 
 
 def _tpu_branch():
-    cell = nbformat.read(ROOT / "notebooks" / "05_tpu.ipynb", as_version=4).cells[1].source
+    cell = nbformat.read(ROOT / "notebooks" / "06_tpu.ipynb", as_version=4).cells[1].source
     branch = cell.split("if TPU_MACHINE:")[1].split("else:")[0]
     return [line.strip() for line in branch.strip().splitlines()]
 
@@ -20,7 +20,7 @@ def _tpu_branch():
 def test_tpu_branch_installs_tensorflow_tpu_with_the_libtpu_that_imports():
     install = _tpu_branch()[0]
     assert '"tensorflow-tpu=={TENSORFLOW_TPU}" "libtpu=={LIBTPU}"' in install
-    cell = nbformat.read(ROOT / "notebooks" / "05_tpu.ipynb", as_version=4).cells[1].source
+    cell = nbformat.read(ROOT / "notebooks" / "06_tpu.ipynb", as_version=4).cells[1].source
     assert 'TENSORFLOW_TPU = "2.20.0"' in cell and 'LIBTPU = "0.0.17"' in cell
 
 

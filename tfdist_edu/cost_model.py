@@ -45,7 +45,7 @@ class Figure:
 _HPC = "the HPC lesson's Model.fit logs (this course's reference material)"
 _RESNET = "github.com/sandeepkumar-skb/pytorch_experiments, torchvision_exp/README.md"
 _V100 = "NVIDIA Tesla V100 datasheet, interconnect bandwidth"
-PUBLISHED = {  # the GPU figures lesson 5 and deck 7 read; each value is the source's own
+PUBLISHED = {  # the GPU figures lesson 5 and deck 5 read; each value is the source's own
     "cnn_1gpu_step": Figure(8, "ms", "course CNN, Model.fit on one GPU, time per step", _HPC),
     "cnn_1gpu_batch": Figure(320, "examples", "course CNN on one GPU, batch", _HPC),
     "cnn_validation": Figure(0.15, "of the data", "one-GPU run, validation_split", _HPC),

@@ -251,7 +251,7 @@ def _no_tpu_message():
         "No TPU found: TPUClusterResolver(tpu='local') has no TPU to initialise. "
         "To get one on Colab choose Runtime > Change runtime type > TPU. Colab's TPU runtimes "
         "do not come with TensorFlow: `pip install tensorflow-tpu` (its newest release, which "
-        "can be a version behind tensorflow) before the first `import tensorflow`, as lesson 5 "
+        "can be a version behind tensorflow) before the first `import tensorflow`, as lesson 6 "
         "does. Without a TPU, use the GPU or CPU strategies."
     )
 

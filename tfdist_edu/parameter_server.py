@@ -5,7 +5,7 @@ run training steps on their own data, and a coordinator (the ``chief``) schedule
 with ``tf.distribute.coordinator.ClusterCoordinator``: whichever worker is free takes the next
 one, so workers go at their own pace (asynchronous training). :func:`run_parameter_server`
 runs that for real and returns what it saw, for the lesson's loss and placement figures;
-:func:`run_coordinator` runs a coordinator script of your own (lesson 7 writes one) against the
+:func:`run_coordinator` runs a coordinator script of your own (lesson 8 writes one) against the
 same kind of cluster, and can kill a worker mid-run.
 
 Why a child process: in-process ``tf.distribute.Server`` objects cannot be stopped, and a

@@ -90,7 +90,7 @@ def _setup_cell(path):
 IMPORT_CHECK = "import tfdist_edu, tfdist_edu.data, tensorflow as tf\nprint(tfdist_edu.__file__, tf.__version__)"
 
 
-@pytest.mark.parametrize("lesson", ["notebooks/01_default_and_one_device.ipynb", "notebooks/05_tpu.ipynb"])
+@pytest.mark.parametrize("lesson", ["notebooks/01_default_and_one_device.ipynb", "notebooks/06_tpu.ipynb"])
 def test_lesson_setup_cell_installs_the_course_and_changes_no_preinstalled_package(lesson, course_url, colab,
                                                                                     monkeypatch):
     before = _installed(colab)

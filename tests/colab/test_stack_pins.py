@@ -26,11 +26,11 @@ def test_a_plain_pip_install_of_the_course_would_change_no_colab_package(tmp_pat
 
 
 def test_lesson_5_tpu_dependencies_never_pull_the_plain_tensorflow(tmp_path):
-    # What the TPU branch of lesson 5's setup cell installs after tensorflow-tpu, resolved as
+    # What the TPU branch of lesson 6's setup cell installs after tensorflow-tpu, resolved as
     # if nothing were installed: `tensorflow` must not be among it.
     import nbformat
 
-    cell = nbformat.read(ROOT / "notebooks" / "05_tpu.ipynb", as_version=4).cells[1].source
+    cell = nbformat.read(ROOT / "notebooks" / "06_tpu.ipynb", as_version=4).cells[1].source
     line = next(l for l in cell.splitlines() if "importlib_resources" in l)
     requirements = [a or b for a, b in re.findall(r'"([^"]+)"|(\S+)', line.split("install -q", 1)[1])]
     report = tmp_path / "report.json"

@@ -171,22 +171,22 @@ def computed(strategy):
     pins.append(Computed("04_performance", "the scale doubles after {} finite steps in a row",
                          (trace.growth_steps,)))
 
-    # deck 6: SVHN's shapes, splits and download
+    # deck 7: SVHN's shapes, splits and download
     svhn = data.load("svhn", source="synthetic", num_train=512, num_test=256)
     height, width, _ = svhn.image_shape
-    pins.append(Computed("06_svhn_capstone", "{} × {} colour crops of house-number digits from "
+    pins.append(Computed("07_svhn_capstone", "{} × {} colour crops of house-number digits from "
                          "Street View images; {} classes.", (height, width, svhn.num_classes)))
     train_size, test_size = data._spec("svhn").split_sizes  # the official split sizes
-    pins.append(Computed("06_svhn_capstone", "{:,} training and {:,} test images.",
+    pins.append(Computed("07_svhn_capstone", "{:,} training and {:,} test images.",
                          (train_size, test_size)))
-    pins.append(Computed("06_svhn_capstone", 'fetches about {:.1f} GB, {:.1f} GB of it the "extra" '
+    pins.append(Computed("07_svhn_capstone", 'fetches about {:.1f} GB, {:.1f} GB of it the "extra" '
                          "split", _svhn_download_gb()))
-    pins.append(Computed("06_svhn_capstone", "One quick epoch on {} synthetic images",
+    pins.append(Computed("07_svhn_capstone", "One quick epoch on {} synthetic images",
                          (svhn.num_train,)))
     return pins
 
 
-DECKS = ["03_custom_loops", "04_performance", "06_svhn_capstone"]
+DECKS = ["03_custom_loops", "04_performance", "07_svhn_capstone"]
 
 
 def test_computed_phrases_have_no_numbers_of_their_own(computed):

@@ -108,7 +108,7 @@ def _kill_task_when_both_wait(slurm, task, killed):
     """on_tick for run_job: SIGKILL task ``task`` once both workers wait after epoch 1.
 
     TFDIST_EDU_KILL_AT_EPOCH=1 makes the course's scripts pause after epoch 1 and its checkpoint
-    (as lesson 6's launcher does), so the kill always lands mid-run at the same point.
+    (as lesson 7's launcher does), so the kill always lands mid-run at the same point.
     """
 
     def on_tick(job_id, record):

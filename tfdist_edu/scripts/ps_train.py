@@ -116,7 +116,7 @@ def main():
             # Plain SGD on the TensorFlow variables behind the Keras ones, shard by shard: each
             # update runs on the ps that holds the shard. (With TF 2.21 / Keras 3.15 the tape
             # cannot differentiate a sharded Keras variable as a whole: it has no 'handle'.
-            # A Keras optimizer can update the shards; lesson 7 does that with Adam.)
+            # A Keras optimizer can update the shards; lesson 8 does that with Adam.)
             variables = [
                 s
                 for v in model.trainable_variables
