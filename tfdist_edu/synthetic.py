@@ -141,8 +141,8 @@ _PULLOVER = _TopStyle(sleeves=(0.0, 0.04, 0.96), width=(0.42, 0.58), hem=(0.68, 
                       pattern=0.3)
 _COAT = _TopStyle(sleeves=(0.0, 0.0, 1.0), width=(0.48, 0.64), hem=(0.84, 1.0), collar=0.6,
                   opening=0.9, pockets=0.5, ribbing=0.05, chest_print=0.0, pattern=0.1)
-_SHIRT = _TopStyle(sleeves=(0.05, 0.3, 0.65), width=(0.40, 0.56), hem=(0.7, 0.98), collar=0.75,
-                   opening=0.7, pockets=0.2, ribbing=0.05, chest_print=0.1, pattern=0.5)
+_SHIRT = _TopStyle(sleeves=(0.05, 0.3, 0.65), width=(0.40, 0.56), hem=(0.7, 0.98), collar=0.85,
+                   opening=0.8, pockets=0.2, ribbing=0.05, chest_print=0.1, pattern=0.5)
 
 
 def _top(u, v, rng, style):
@@ -201,7 +201,7 @@ def _dress(u, v, rng):
     k = len(u)
     au = np.abs(u)
     waist = _uniform(rng, -0.4, -0.15, k)
-    chest = _uniform(rng, 0.2, 0.3, k)
+    chest = _uniform(rng, 0.2, 0.38, k)
     hem = _uniform(rng, 0.42, 0.72, k)
     bottom = _uniform(rng, 0.8, 0.98, k)
     skirt = chest - 0.04 + (hem - chest + 0.04) * np.clip((v - waist) / (bottom - waist), 0, 1)
@@ -301,7 +301,7 @@ _FONTS = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSans-Oblique.ttf",
           "STIXGeneral.ttf", "STIXGeneralBol.ttf")
 _GLYPH = 64  # side of the square canvas each glyph is rasterised on
 _NEIGHBOUR_CHANCE = 0.6  # how often a neighbouring digit shows at each side of the centre one
-_POOR_SHOT_CHANCE = 0.1  # share of dim, washed-out, blurred crops
+_POOR_SHOT_CHANCE = 0.15  # chance that a crop which is not clean is a dim, washed-out, blurred one
 _CLEAN_SHOT_CHANCE = 0.3  # share of clear digits alone on a plain plate
 
 
@@ -387,7 +387,7 @@ def _draw_house_numbers(labels, rng):
     # The digits contrast with the background: light on dark (more often here) or dark on light.
     strength = np.where(clean, _uniform(rng, 0.7, 0.85, k),
                         0.85 - 0.6 * _uniform(rng, 0, 1, k) ** 2)
-    strength = np.where(poor, _uniform(rng, 0.03, 0.12, k), strength)
+    strength = np.where(poor, _uniform(rng, 0.02, 0.1, k), strength)
     contrast = strength * np.where(base > 0.5, -1, 1).astype(np.float32)
     image = image + ink[..., None] * (_colours(rng, base + contrast) - image)
 
