@@ -56,12 +56,12 @@ def parse_args():
 def load(args):
     """Generate the stand-in (timed) and return it with the test split as numpy arrays."""
     sizes = data.FAST_SIZES if args.fast else (None, None)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     course = data.load(args.dataset, source="synthetic", num_train=sizes[0],
                        num_test=sizes[1], seed=args.seed)
-    seconds = time.perf_counter() - start
-    print(f"{course.describe()}\ngenerated in {seconds:.1f} s "
-          f"({course.num_train + course.num_test} images)")
+    # CPU time too: on a shared machine the wall time also counts other processes' turns.
+    print(f"{course.describe()}\n{course.num_train + course.num_test} images generated in "
+          f"{time.perf_counter() - start:.1f} s ({time.process_time() - cpu:.1f} s of CPU)")
     labels = np.concatenate([y for _, y in data.batches(course.test, 4096, shuffle=False)])
     return course, labels
 
@@ -160,8 +160,15 @@ def svhn_verdict(comparison):
     low, high = SVHN_BAND
     final = comparison.test[-1]
     return [(low - TOLERANCE <= final <= high + TOLERANCE,
-             f"final test {final:.1f}% vs published small models {low}-{high}%"),
-            (comparison.train[-1] > comparison.train[0], "training accuracy rose")]
+             f"final test {final:.1f}% vs published small models {low}-{high}%")]
+
+
+def learning_verdict(comparison, rise=10.0):
+    """Fast mode only asks for visible learning: the published figures are for full splits."""
+    first, last = comparison.train[0], comparison.train[-1]
+    return [(last - first >= rise,
+             f"fast mode: training accuracy {first:.1f}% -> {last:.1f}% (rise of {rise:.0f}+ "
+             "points wanted)")]
 
 
 def main():
@@ -175,7 +182,9 @@ def main():
     print_curve(comparison, course.name)
     matrix = confusion_matrix(model, course, labels)
     recall = print_classes(matrix, course.class_names)
-    if course.name == "fashion_mnist":
+    if args.fast:
+        checks = learning_verdict(comparison)
+    elif course.name == "fashion_mnist":
         checks = fashion_verdict(comparison, matrix, course.class_names, recall)
     else:
         checks = svhn_verdict(comparison)
