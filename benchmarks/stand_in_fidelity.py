@@ -166,9 +166,8 @@ def svhn_verdict(comparison):
 def learning_verdict(comparison, rise=10.0):
     """Fast mode only asks for visible learning: the published figures are for full splits."""
     first, last = comparison.train[0], comparison.train[-1]
-    return [(last - first >= rise,
-             f"fast mode: training accuracy {first:.1f}% -> {last:.1f}% (rise of {rise:.0f}+ "
-             "points wanted)")]
+    reason = f"fast mode: training accuracy {first:.1f}% -> {last:.1f}% ({rise:.0f}+ points wanted)"
+    return [(last - first >= rise, reason)]
 
 
 def main():

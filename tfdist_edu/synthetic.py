@@ -387,15 +387,16 @@ def _draw_house_numbers(labels, rng):
     # The digits contrast with the background: light on dark (more often here) or dark on light.
     strength = np.where(clean, _uniform(rng, 0.7, 0.85, k),
                         0.85 - 0.6 * _uniform(rng, 0, 1, k) ** 2)
-    strength = np.where(poor, _uniform(rng, 0.02, 0.1, k), strength)
+    strength = np.where(poor, _uniform(rng, 0.01, 0.06, k), strength)
     contrast = strength * np.where(base > 0.5, -1, 1).astype(np.float32)
     image = image + ink[..., None] * (_colours(rng, base + contrast) - image)
 
-    # Camera: blur (stronger in poor and some other shots), brightness and contrast, noise.
+    # Camera: blur, brightness and contrast, noise; poor shots are blurred and noisy too.
     image = _blur(image)
     image = np.where((poor | _chance(rng, 0.3, k))[..., None], _blur(image), image)
     image = 0.5 + _uniform(rng, 0.7, 1.1, k)[..., None] * (image - 0.5)
-    return image + _noise(rng, image.shape) * _uniform(rng, 0.01, 0.06, k)[..., None]
+    noise = np.where(poor, _uniform(rng, 0.05, 0.1, k), _uniform(rng, 0.01, 0.06, k))
+    return image + _noise(rng, image.shape) * noise[..., None]
 
 
 def _house_background(base, cluttered, x, y, rng):
