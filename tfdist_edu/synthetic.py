@@ -2,8 +2,11 @@
 
 The real datasets cannot be downloaded everywhere the course runs (CI, offline laptops), so
 ``data.load`` falls back to these. They have the real datasets' shapes, dtypes and classes, and
-enough structure that the course CNNs learn them, while random size, position, rotation,
-shade, clutter and noise keep them from being trivial. Images are drawn in vectorised chunks,
+they are hard in the real datasets' ways, calibrated so that the course CNNs learn them about as
+they learn the real data: garments whose classes overlap where real garments do (Shirt looks like
+a top, a pullover or a coat when its collar and buttons do not show), house numbers with clutter,
+neighbouring digits, contrast spread and blur. ``benchmarks/stand_in_fidelity.py`` measures it
+(latest results in ``docs/stand_in_fidelity.md``). Images are drawn in vectorised chunks,
 deterministically from a seed; nothing is downloaded (SVHN digits are rasterised once from the
 fonts bundled with matplotlib).
 """
