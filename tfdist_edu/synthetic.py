@@ -2,12 +2,16 @@
 
 The real datasets cannot be downloaded everywhere the course runs (CI, offline laptops), so
 ``data.load`` falls back to these. They have the real datasets' shapes, dtypes and classes, and
-enough structure that the course CNNs learn them, while random size, position, rotation,
-shade, clutter and noise keep them from being trivial. Images are drawn in vectorised chunks,
+they are hard in the real datasets' ways, calibrated so that the course CNNs learn them about as
+they learn the real data: garments whose classes overlap where real garments do (Shirt looks like
+a top, a pullover or a coat when its collar and buttons do not show), house numbers with clutter,
+neighbouring digits, contrast spread and blur. ``benchmarks/stand_in_fidelity.py`` measures it
+(latest results in ``docs/stand_in_fidelity.md``). Images are drawn in vectorised chunks,
 deterministically from a seed; nothing is downloaded (SVHN digits are rasterised once from the
 fonts bundled with matplotlib).
 """
 
+import dataclasses
 import functools
 import operator
 from pathlib import Path
@@ -99,60 +103,88 @@ def _garment_frame(k, rng, size=28):
     return u, v
 
 
-def _sleeves(au, v, body_half_width, rng, long):
-    """Sleeves hanging from the shoulders: long ones reach the hem, short ones stop high.
+def _chance(rng, p, k):
+    """A [k, 1, 1] mask, True for each image with probability ``p``."""
+    return rng.random((k, 1, 1)) < p
 
-    ``long`` is a bool, or a [k, 1, 1] mask choosing per image.
-    """
+
+def _sleeves(au, v, body_half_width, rng, end):
+    """Sleeves hanging from the shoulders down to ``end`` (v at the cuff, [k, 1, 1])."""
     k = len(au)
     gap = _uniform(rng, 0.02, 0.07, k)  # the dark seam between arm and body
     out = au - body_half_width - gap
     width = _uniform(rng, 0.18, 0.26, k) + 0.08 * (v + 0.8)  # arms widen towards the cuff
-    end = np.where(long, _uniform(rng, 0.55, 0.9, k), _uniform(rng, -0.45, -0.2, k) + 0.5 * out)
-    return (out > 0) & (out < width) & (v > -0.8 + 0.6 * out) & (v < end)
+    return (out > 0) & (out < width) & (v > -0.8 + 0.6 * out) & (v < end + 0.3 * out)
 
 
-def _upper_body(u, v, rng, width, bottom, long_sleeves):
-    """A torso with sleeves: the shape that tops, pullovers, coats and shirts share."""
+@dataclasses.dataclass(frozen=True)
+class _TopStyle:
+    """How one upper-body class varies: each cue is drawn per image with its probability.
+
+    Tops, pullovers, coats and shirts share one drawing. A cue (collar, front opening, ribbed
+    knit, chest print, pattern) only makes a class more likely, and the ranges overlap, so a
+    shirt drawn without collar or buttons looks like a pullover, as real shirts do at 28x28.
+    """
+
+    sleeves: tuple  # probabilities of no, short and long sleeves
+    width: tuple  # body half-width range
+    hem: tuple  # range of v at the hem
+    collar: float
+    opening: float  # buttons, a zip or an open front down the middle
+    pockets: float
+    ribbing: float  # knitted bands at hem and cuffs
+    chest_print: float
+    pattern: float  # stripes or checks
+
+
+_TSHIRT = _TopStyle(sleeves=(0.15, 0.8, 0.05), width=(0.40, 0.56), hem=(0.62, 0.95), collar=0.04,
+                    opening=0.03, pockets=0.02, ribbing=0.05, chest_print=0.5, pattern=0.3)
+_PULLOVER = _TopStyle(sleeves=(0.0, 0.04, 0.96), width=(0.42, 0.58), hem=(0.68, 0.95),
+                      collar=0.05, opening=0.03, pockets=0.03, ribbing=0.75, chest_print=0.15,
+                      pattern=0.3)
+_COAT = _TopStyle(sleeves=(0.0, 0.0, 1.0), width=(0.48, 0.64), hem=(0.84, 1.0), collar=0.6,
+                  opening=0.9, pockets=0.5, ribbing=0.05, chest_print=0.0, pattern=0.1)
+_SHIRT = _TopStyle(sleeves=(0.05, 0.3, 0.65), width=(0.40, 0.56), hem=(0.7, 0.98), collar=0.85,
+                   opening=0.8, pockets=0.2, ribbing=0.05, chest_print=0.1, pattern=0.5)
+
+
+def _top(u, v, rng, style):
+    """An upper-body garment in ``style``: torso, sleeves, neckline and the style's cues."""
     k = len(u)
     au = np.abs(u)
-    half = _uniform(rng, *width, k)
-    torso = (au < half) & (v > -0.8) & (v < _uniform(rng, *bottom, k))
-    return au, torso | _sleeves(au, v, half, rng, long_sleeves)
+    half = _uniform(rng, *style.width, k)
+    hem = _uniform(rng, *style.hem, k)
+    kind = np.searchsorted(np.cumsum(style.sleeves), rng.random((k, 1, 1)))  # 0 none, 2 long
+    cuff = np.where(kind == 2, _uniform(rng, 0.45, 0.95, k), _uniform(rng, -0.55, 0.0, k))
+    arms = _sleeves(au, v, half, rng, cuff) & (kind > 0)
+    torso = (au < half + 0.06 * (v + 0.8)) & (v > -0.8) & (v < hem)
+    neck = (u / _uniform(rng, 0.12, 0.24, k)) ** 2 + ((v + 0.8) / _uniform(rng, 0.08, 0.22, k)) ** 2
+    shape = (torso & (neck > 1) | arms).astype(np.float32)
+    return shape * _top_details(u, au, v, rng, style, hem, cuff)
 
 
-def _tshirt(u, v, rng):
-    _, shape = _upper_body(u, v, rng, (0.42, 0.56), (0.7, 0.95), long_sleeves=False)
-    neck = (u / 0.2) ** 2 + ((v + 0.8) / 0.16) ** 2 < 1
-    return shape & ~neck
-
-
-def _pullover(u, v, rng):
+def _top_details(u, au, v, rng, style, hem, cuff):
+    """Multiplicative shading for the style's cues, each faint or strong at random."""
     k = len(u)
-    _, shape = _upper_body(u, v, rng, (0.42, 0.54), (0.75, 0.92), long_sleeves=True)
-    neck = (u / 0.16) ** 2 + ((v + 0.8) / 0.1) ** 2 < 1
-    ribbing = 1 - 0.3 * ((v > _uniform(rng, 0.55, 0.7, k)) & (np.sin(14 * u) > 0))
-    return (shape & ~neck) * ribbing
 
+    def strength(p, lo=0.25, hi=0.6):
+        return _chance(rng, p, k) * _uniform(rng, lo, hi, k)
 
-def _coat(u, v, rng):
-    k = len(u)
-    au, shape = _upper_body(u, v, rng, (0.48, 0.6), (0.88, 1.0), long_sleeves=True)
-    opening = (au < 0.04) & (rng.random((k, 1, 1)) < 0.85)
-    lapels = (au < 0.3 * (-0.3 - v) / 0.5) & (v > -0.8)
-    pockets = (np.abs(v - 0.35) < 0.05) & (au > 0.18) & (au < 0.4) & (rng.random((k, 1, 1)) < 0.5)
-    return shape * (1 - 0.7 * opening - 0.45 * lapels - 0.4 * pockets)
-
-
-def _shirt(u, v, rng):
-    k = len(u)
-    long_sleeves = rng.random((k, 1, 1)) < 0.7
-    au, shape = _upper_body(u, v, rng, (0.42, 0.52), (0.78, 0.95), long_sleeves)
-    collar = (au < 0.16 * (v + 0.45) / -0.35) & (v > -0.8)
-    buttons = (au < 0.06) & (np.cos(np.pi * v / _uniform(rng, 0.14, 0.2, k)) > 0.5) & (v > -0.4)
-    checks = (np.sin(_uniform(rng, 9, 14, k) * u) * np.sin(_uniform(rng, 9, 14, k) * v) > 0)
-    patterned = rng.random((k, 1, 1)) < 0.5
-    return (shape & ~collar) * (1 - 0.6 * buttons) * (1 - 0.3 * (checks & patterned))
+    collar = (np.abs(au - 0.7 * (v + 0.78)) < 0.05) & (v < -0.5)
+    opening = (au < 0.04) & (v > -0.7)
+    buttons = opening & (np.cos(np.pi * v / _uniform(rng, 0.12, 0.2, k)) > 0.3)
+    pockets = (np.abs(v - _uniform(rng, 0.1, 0.5, k)) < 0.06) & (au > 0.15) & (au < 0.38)
+    ribbing = ((v > hem - 0.12) | (v > cuff - 0.1) & (au > 0.5)) & (np.sin(18 * u) > 0)
+    chest_print = (np.abs(u - _uniform(rng, -0.1, 0.1, k)) < _uniform(rng, 0.1, 0.25, k)) & (
+        np.abs(v + _uniform(rng, 0.1, 0.35, k)) < _uniform(rng, 0.08, 0.22, k))
+    frequency = _uniform(rng, 8, 16, k)
+    checks = _chance(rng, 0.5, k)
+    pattern = (np.sin(frequency * v) > 0) & (~checks | (np.sin(frequency * u) > 0))
+    darken = (strength(style.collar) * collar + strength(style.opening) * (opening | buttons)
+              + strength(style.pockets) * pockets + strength(style.ribbing, 0.2, 0.45) * ribbing
+              + strength(style.chest_print, -0.5, 0.6) * chest_print
+              + strength(style.pattern, 0.1, 0.4) * pattern)
+    return np.clip(1 - darken, 0, 1.5)
 
 
 def _trouser(u, v, rng):
@@ -172,7 +204,7 @@ def _dress(u, v, rng):
     k = len(u)
     au = np.abs(u)
     waist = _uniform(rng, -0.4, -0.15, k)
-    chest = _uniform(rng, 0.2, 0.3, k)
+    chest = _uniform(rng, 0.2, 0.38, k)
     hem = _uniform(rng, 0.42, 0.72, k)
     bottom = _uniform(rng, 0.8, 0.98, k)
     skirt = chest - 0.04 + (hem - chest + 0.04) * np.clip((v - waist) / (bottom - waist), 0, 1)
@@ -181,28 +213,36 @@ def _dress(u, v, rng):
     body = (au < half) & (v > neckline) & (v < bottom)
     neck = (u / 0.13) ** 2 + ((v - neckline) / 0.14) ** 2 < 1
     straps = (au > chest - 0.1) & (au < chest) & (v > -1.0) & (v <= neckline)
-    return body & ~neck | straps & (rng.random((k, 1, 1)) < 0.6)
+    # Some dresses have sleeves, which brings them close to tops, shirts and coats.
+    cuff = np.where(_chance(rng, 0.5, k), _uniform(rng, -0.5, -0.1, k), _uniform(rng, 0.3, 0.8, k))
+    arms = _sleeves(au, v, chest, rng, cuff) & _chance(rng, 0.45, k)
+    return body & ~neck | straps & _chance(rng, 0.6, k) | arms
 
 
 def _sandal(u, v, rng):
     k = len(u)
     sole = (np.abs(u) < 0.95) & (v > 0.3 + 0.06 * u ** 2) & (v < 0.46 + 0.06 * u ** 2)
-    hull = (v > -0.3 + 0.28 * (u + 1)) & (v < 0.34) & (u > -0.9) & (u < 0.88)
+    # A few sandals are strapped high up the ankle (boot-like) or closed (sneaker-like).
+    ankle = np.where(_chance(rng, 0.15, k), _uniform(rng, -0.9, -0.6, k), -0.3)
+    hull = (v > ankle + 0.28 * (u + 1)) & (v < 0.34) & (u > -0.9) & (u < 0.88)
     angle = _uniform(rng, 0.3, 1.2, k)
     wave = np.sin(_uniform(rng, 9, 14, k) * (u * np.cos(angle) + v * np.sin(angle))
                   + _uniform(rng, 0, 2 * np.pi, k))
-    straps = hull & (wave > _uniform(rng, 0.1, 0.5, k))
+    openwork = np.where(_chance(rng, 0.15, k), _uniform(rng, -0.7, -0.2, k), _uniform(rng, 0.1, 0.5, k))
+    straps = hull & (wave > openwork)
     heel_strap = (u > -0.95) & (u < -0.75) & (v > -0.4) & (v < 0.34)
     return sole | straps | heel_strap
 
 
 def _sneaker(u, v, rng):
     k = len(u)
-    top = _uniform(rng, -0.35, -0.15, k) + _uniform(rng, 0.35, 0.5, k) * (u + 0.9) / 1.8
+    collar = _uniform(rng, -0.35, -0.15, k) - 0.4 * _chance(rng, 0.15, k)  # some are high-tops
+    top = collar + _uniform(rng, 0.35, 0.5, k) * (u + 0.9) / 1.8
     toe = (u < 0.5) | (((u - 0.5) / 0.45) ** 2 + ((v - 0.32) / 0.5) ** 2 < 1)
     upper = (u > -0.92) & (u < 0.95) & (v > top) & (v < 0.32) & toe
     sole = (np.abs(u) < 0.95) & (v >= 0.3) & (v < 0.5)
     laces = (np.abs(v - top - 0.12) < 0.06) & (u > -0.35) & (u < 0.35) & (np.sin(22 * u) > 0.3)
+    laces &= _chance(rng, 0.75, k)  # slip-ons have none
     return upper * (0.75 - 0.4 * laces) + sole
 
 
@@ -220,17 +260,21 @@ def _bag(u, v, rng):
 
 def _ankle_boot(u, v, rng):
     k = len(u)
-    shaft = (u > -0.75) & (u < _uniform(rng, -0.1, 0.1, k)) & (v > _uniform(rng, -0.95, -0.6, k))
+    # Most shafts reach above the ankle; a few stop low, like a high-top sneaker.
+    shaft_top = np.where(_chance(rng, 0.15, k), _uniform(rng, -0.6, -0.4, k),
+                         _uniform(rng, -0.95, -0.6, k))
+    shaft = (u > -0.75) & (u < _uniform(rng, -0.1, 0.1, k)) & (v > shaft_top)
     toe = (u < 0.45) | (((u - 0.45) / 0.45) ** 2 + ((v - 0.45) / 0.5) ** 2 < 1)
     foot = (u > -0.75) & (u < 0.9) & (v > _uniform(rng, -0.1, 0.1, k)) & toe
     boot = (shaft | foot) & (v < 0.45)
-    heel = (u > -0.75) & (u < -0.42) & (v >= 0.45) & (v < 0.65)
+    heel = (u > -0.75) & (u < -0.42) & (v >= 0.45) & (v < 0.65) & _chance(rng, 0.7, k)
     sole = boot & (v > 0.36)
     return boot * (1 - 0.4 * sole) + heel
 
 
-_GARMENTS = (_tshirt, _trouser, _pullover, _dress, _coat,
-             _sandal, _shirt, _sneaker, _bag, _ankle_boot)
+_GARMENTS = (functools.partial(_top, style=_TSHIRT), _trouser, functools.partial(_top, style=_PULLOVER),
+             _dress, functools.partial(_top, style=_COAT), _sandal,
+             functools.partial(_top, style=_SHIRT), _sneaker, _bag, _ankle_boot)
 
 
 def _draw_garments(labels, rng):
@@ -242,9 +286,12 @@ def _draw_garments(labels, rng):
         index = np.flatnonzero(labels == label)
         if index.size:
             shapes[index] = draw(u[index], v[index], rng)
-    # Shade, a top-to-bottom light gradient and fabric noise differ from garment to garment.
-    shade = _uniform(rng, 0.35, 1.0, k) * (1 + _uniform(rng, -0.25, 0.25, k) * v)
-    fabric = 1 + 0.12 * _noise(rng, shapes.shape)
+    # Shade, a top-to-bottom light gradient, folds and fabric noise differ from garment to
+    # garment: dark garments show little but their outline, as in the real photographs.
+    shade = _uniform(rng, 0.25, 1.0, k) * (1 + _uniform(rng, -0.25, 0.25, k) * v)
+    folds = 1 + _uniform(rng, 0, 0.25, k) * np.sin(
+        _uniform(rng, 3, 8, k) * u + _uniform(rng, -2, 2, k) * v + _uniform(rng, 0, 2 * np.pi, k))
+    fabric = folds * (1 + 0.12 * _noise(rng, shapes.shape))
     image = _blur(shapes * shade * fabric)
     return image + _noise(rng, image.shape) * _uniform(rng, 0.01, 0.07, k)
 
@@ -256,6 +303,9 @@ _FONTS = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSans-Oblique.ttf",
           "DejaVuSansMono-Bold.ttf", "DejaVuSerif.ttf", "DejaVuSerif-Bold.ttf",
           "STIXGeneral.ttf", "STIXGeneralBol.ttf")
 _GLYPH = 64  # side of the square canvas each glyph is rasterised on
+_NEIGHBOUR_CHANCE = 0.6  # how often a neighbouring digit shows at each side of the centre one
+_POOR_SHOT_CHANCE = 0.15  # chance that a crop which is not clean is a dim, washed-out, blurred one
+_CLEAN_SHOT_CHANCE = 0.3  # share of clear digits alone on a plain plate
 
 
 @functools.lru_cache(maxsize=None)
@@ -323,44 +373,69 @@ def _colours(rng, luminance):
 
 
 def _draw_house_numbers(labels, rng):
-    """Return float [k, 32, 32, 3] house-number crops in [0, 1] with ``labels`` centred."""
+    """Return float [k, 32, 32, 3] house-number crops in [0, 1] with ``labels`` centred.
+
+    Crops range from clean shots (a clear digit alone on a plain plate: what a CNN learns
+    first) through the usual ones (clutter, neighbouring digits, colour and contrast spread)
+    to poor shots (dim, washed out, blurred: barely readable, what bounds the accuracy).
+    """
     k = len(labels)
     y, x = np.mgrid[0:32, 0:32].astype(np.float32)
+    clean = _chance(rng, _CLEAN_SHOT_CHANCE, k)
+    poor = _chance(rng, _POOR_SHOT_CHANCE, k) & ~clean
+    base = np.where(_chance(rng, 0.7, k), _uniform(rng, 0.1, 0.5, k), _uniform(rng, 0.5, 0.9, k))
+    image = _house_background(base, ~clean, x, y, rng)
+    ink = _house_digits(labels, ~clean, x, y, rng)
 
-    # Background: a colour, a gradient and a few rectangles of clutter (bricks, plates, edges).
-    base = _uniform(rng, 0.1, 0.9, k)
+    # The digits contrast with the background: light on dark (more often here) or dark on light.
+    strength = np.where(clean, _uniform(rng, 0.7, 0.85, k),
+                        0.85 - 0.6 * _uniform(rng, 0, 1, k) ** 2)
+    strength = np.where(poor, _uniform(rng, 0.01, 0.06, k), strength)
+    contrast = strength * np.where(base > 0.5, -1, 1).astype(np.float32)
+    image = image + ink[..., None] * (_colours(rng, base + contrast) - image)
+
+    # Camera: blur, brightness and contrast, noise; poor shots are blurred and noisy too.
+    image = _blur(image)
+    image = np.where((poor | _chance(rng, 0.3, k))[..., None], _blur(image), image)
+    image = 0.5 + _uniform(rng, 0.7, 1.1, k)[..., None] * (image - 0.5)
+    noise = np.where(poor, _uniform(rng, 0.05, 0.1, k), _uniform(rng, 0.01, 0.06, k))
+    return image + _noise(rng, image.shape) * noise[..., None]
+
+
+def _house_background(base, cluttered, x, y, rng):
+    """[k, 32, 32, 3]: colours around grey levels ``base``, a gradient and, where
+    ``cluttered``, rectangles of clutter (bricks, plates, edges)."""
+    k = len(base)
     direction = _uniform(rng, 0, 2 * np.pi, k)
     slope = _uniform(rng, 0, 0.012, k)
     gradient = slope * (np.cos(direction) * (x - 16) + np.sin(direction) * (y - 16))
     image = _colours(rng, base) + gradient[..., None]
-    for _ in range(3):
+    for _ in range(2):
         left, top = _uniform(rng, -8, 32, k), _uniform(rng, -8, 32, k)
         columns = (x[:1] > left) & (x[:1] < left + _uniform(rng, 4, 24, k))  # [k, 1, 32]
         rows = (y[:, :1] > top) & (y[:, :1] < top + _uniform(rng, 4, 24, k))  # [k, 32, 1]
-        box = rows & columns & (rng.random((k, 1, 1)) < 0.7)
+        box = rows & columns & _chance(rng, 0.7, k) & cluttered
         image = np.where(box[..., None], _colours(rng, base + _uniform(rng, -0.2, 0.2, k)), image)
+    return image
 
-    # Ink: the labelled digit in the centre and, often, its neighbours in the same style.
+
+def _house_digits(labels, crowded, x, y, rng):
+    """[k, 32, 32] ink: the labelled digit in the centre and, often where ``crowded``, parts
+    of its neighbours at the sides, in the same font and style."""
+    k = len(labels)
     font = rng.integers(0, len(_FONTS), k)
     style = dict(
         font_height=_digit_glyphs()[1][font][:, None, None],
         centre_x=16 + _uniform(rng, -2, 2, k), centre_y=16 + _uniform(rng, -2, 2, k),
-        height=_uniform(rng, 14, 24, k), shear=_uniform(rng, -0.25, 0.25, k),
+        height=_uniform(rng, 16, 26, k), shear=_uniform(rng, -0.25, 0.25, k),
         angle=_uniform(rng, -0.15, 0.15, k), squeeze=_uniform(rng, 0.8, 1.2, k),
     )
-    spacing = style["height"] * style["squeeze"] * _uniform(rng, 0.62, 0.85, k)
+    spacing = style["height"] * style["squeeze"] * _uniform(rng, 0.7, 0.9, k)
     ink = _render_digits(10 * font + labels, x, y, **style)
     for side in (-1, 1):
-        rows = np.flatnonzero(rng.random(k) < 0.6)
+        rows = np.flatnonzero((rng.random(k) < _NEIGHBOUR_CHANCE) & crowded.reshape(k))
         neighbour = {name: value[rows] for name, value in style.items()}
         neighbour["centre_x"] = neighbour["centre_x"] + side * spacing[rows]
         glyph_ids = 10 * font[rows] + rng.integers(0, 10, rows.size)
         ink[rows] = np.maximum(ink[rows], _render_digits(glyph_ids, x, y, **neighbour))
-
-    # The digits contrast with the background: dark on light or light on dark.
-    contrast = _uniform(rng, 0.3, 0.7, k) * np.where(base > 0.5, -1, 1).astype(np.float32)
-    image = image + ink[..., None] * (_colours(rng, base + contrast) - image)
-
-    # Camera: blur, brightness and contrast changes, sensor noise.
-    image = 0.5 + _uniform(rng, 0.7, 1.1, k)[..., None] * (_blur(image) - 0.5)
-    return image + _noise(rng, image.shape) * _uniform(rng, 0.01, 0.05, k)[..., None]
+    return ink
