@@ -30,7 +30,7 @@ def timed(exercise, sandboxed):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--exercise", action="append", choices=exercises(), help="default: all four")
+    parser.add_argument("--exercise", action="append", choices=exercises(), help="default: all of them")
     args = parser.parse_args(argv)
     print(f"{'exercise':18}{'trusted s':>11}{'sandboxed s':>13}{'ratio':>8}   (medians of {args.rounds} rounds)")
     ratios = []

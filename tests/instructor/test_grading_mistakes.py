@@ -4,10 +4,9 @@ One folder is graded once (six notebooks, about 4-6 minutes on two cores). The t
 the end (pytest -s) maps each planted mistake to the score it got.
 """
 
-import nbformat
 import pytest
+from planting import grade_planted, lost_in, planted
 
-from tfdist_instructor import grading
 from tfdist_instructor.grading import sandbox
 
 TAPE_IN_TEST_STEP = """\
@@ -42,27 +41,11 @@ pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(sandbox.unavailable() is not None, reason=f"no sandbox: {sandbox.unavailable()}")]
 
 
-def planted(exercise, cell_id, right, wrong):
-    nb = nbformat.read(grading.EXERCISES_DIR.parent / "solutions" / exercise / f"{exercise}.ipynb", as_version=4)
-    cell = next(c for c in nb.cells if c.get("id") == cell_id)
-    assert cell.source.count(right) == 1, (cell_id, right)
-    cell.source = cell.source.replace(right, wrong)
-    return nb
-
-
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
-    folder, out = tmp_path_factory.mktemp("mistakes"), tmp_path_factory.mktemp("mistakes-report")
-    names = {}
-    for i, (name, (exercise, cell, right, wrong, *_)) in enumerate(MISTAKES.items()):
-        nbformat.write(planted(exercise, cell, right, wrong), folder / f"mistake_{i}.ipynb")
-        names[f"mistake_{i}"] = name
-    results = {names[r.student]: r for r in grading.grade_folder(folder, out, timeout_s=600, jobs=2)}
-    print("\n| planted mistake | exercise | score | lost in |\n| --- | --- | --- | --- |")
-    for name, result in results.items():
-        lost = [q for q, (s, p) in result.questions.items() if s < p]
-        print(f"| {name} | {result.exercise} | {result.score:g} / {result.possible:g} | {', '.join(lost)} |")
-    return results
+    notebooks = {name: planted(exercise, cell, right, wrong)
+                 for name, (exercise, cell, right, wrong, *_) in MISTAKES.items()}
+    return grade_planted(tmp_path_factory, notebooks, timeout_s=600)
 
 
 @pytest.mark.parametrize("name", list(MISTAKES))
@@ -70,5 +53,5 @@ def test_each_taught_mistake_loses_points(graded, name):
     *_, score, lost = MISTAKES[name]
     result = graded[name]
     assert result.status == "graded" and result.score == score, (result.score, result.reason)
-    assert [q for q, (s, p) in result.questions.items() if s < p] == lost
+    assert lost_in(result) == lost
 

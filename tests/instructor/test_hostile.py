@@ -1,6 +1,6 @@
 """Hostile submissions: each exercise handed in untouched behind a first cell that attacks the grader.
 
-One folder is graded once, sandboxed (about 2-3 minutes on two cores): the four hostile
+One folder is graded once, sandboxed (about 2-3 minutes on two cores): the five hostile
 notebooks, an honest solution whose feedback they try to overwrite (the victim), and a
 solution whose last answer is a table of the inputs the public and old hidden tests used.
 Every attack is proven on its own, from the outside: the score, the files on the host, a
@@ -20,7 +20,7 @@ from tfdist_instructor import REPO_ROOT, grading
 from tfdist_instructor.grading import sandbox
 
 FIXTURES = Path(__file__).resolve().parent / "grading_fixtures"
-EXERCISES = ["01_global_batch", "02_custom_loop", "03_svhn_capstone", "04_multi_worker"]
+EXERCISES = ["01_global_batch", "02_custom_loop", "03_svhn_capstone", "04_multi_worker", "05_ring_allreduce"]
 HARD_CODED = """\
 def replica_batch_sizes(batch, num_replicas):
     return {(64, 2): [32, 32], (4, 2): [2, 2], (9, 2): [5, 4], (3, 2): [2, 1], (1, 2): [1, 0], (63, 2): [32, 31],

@@ -24,3 +24,10 @@ def test_regenerate_check_reports_drift_and_regenerate_repairs_it(tmp_path):
     ]
     assert sorted(masters.regenerate(root=tmp_path)) == sorted(drift)
     assert masters.regenerate(check=True, root=tmp_path) == []
+
+
+def test_every_master_has_question_files_and_no_hidden_tests():
+    # Hidden tests would run in the student's kernel; the question files decide the points instead.
+    for master in sorted((REPO_ROOT / "grading" / "masters").glob("[0-9][0-9]_*.ipynb")):
+        assert "hidden: true" not in master.read_text(), master.name
+        assert list((REPO_ROOT / "grading" / "questions" / master.stem).glob("q*.py")), master.name

@@ -1,57 +1,42 @@
-"""Exercise 5's hidden tests catch the planted mistakes: each wrong solution loses points.
+"""Exercise 5's planted mistakes each lose the points of the questions they break; the solution
+scores full marks.
 
-Each mistake in ``grading_fixtures/ring_planted_mistakes.json`` is one substitution in one
-answer cell of the reference solution. Every notebook is graded for real, in its own process,
-through the grader's public function (``_grade`` is the one place that calls it).
+Each mistake in ``grading_fixtures/ring_planted_mistakes.json`` is one substitution in one answer
+cell of the reference solution, with the score it must get and the questions that lose points.
+The solution and the five mistakes are graded in one folder, sandboxed, like a class's
+submissions (about a minute on two cores); pytest -s prints the score table.
 """
 
 import json
 from pathlib import Path
 
-import nbformat
 import pytest
+from planting import grade_planted, lost_in, planted, solution
 
-from tfdist_instructor import grading
+from tfdist_instructor.grading import sandbox
 
 SPEC = json.loads((Path(__file__).parent / "grading_fixtures" / "ring_planted_mistakes.json").read_text())
 EXERCISE = SPEC["exercise"]
-SOLUTION = Path(__file__).resolve().parents[2] / "solutions" / EXERCISE / f"{EXERCISE}.ipynb"
+NO_MISTAKE = "none (the reference solution)"
 
-
-def _grade(path):
-    """The one call into the grader (being rewritten to run sandboxed): adapt it here only."""
-    return grading.grade_submission(path, exercise=EXERCISE, timeout_s=SPEC["timeout_s"])
-
-
-def _planted(folder, name, edit):
-    nb = nbformat.read(SOLUTION, as_version=4)
-    cell = next(c for c in nb.cells if c.get("id") == edit["cell"])
-    old, new = edit["sub"]
-    assert old in cell.source, f"{name}: {old!r} is not in cell {edit['cell']}"
-    cell.source = cell.source.replace(old, new)
-    path = folder / f"{name}.ipynb"
-    nbformat.write(nb, path)
-    return path
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(sandbox.unavailable() is not None, reason=f"no sandbox: {sandbox.unavailable()}")]
 
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("ring-mistakes")
-    results = {"solution": _grade(SOLUTION)}
-    for name, edit in SPEC["mistakes"].items():
-        results[name] = _grade(_planted(folder, name, edit))
-    return results
+    notebooks = {NO_MISTAKE: solution(EXERCISE)}
+    notebooks.update({name: planted(EXERCISE, m["cell"], *m["sub"]) for name, m in SPEC["mistakes"].items()})
+    return grade_planted(tmp_path_factory, notebooks, SPEC["timeout_s"])
 
 
-@pytest.mark.slow
 def test_the_reference_solution_scores_full_marks(graded):
-    result = graded["solution"]
-    assert (result.status, result.score, result.possible) == ("graded", 10, 10), result
+    result = graded[NO_MISTAKE]
+    assert (result.status, result.score, result.possible) == ("graded", 10, 10), result.reason
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("mistake", sorted(SPEC["mistakes"]))
-def test_each_planted_mistake_loses_points(graded, mistake):
-    result = graded[mistake]
-    assert result.status == "graded", result
-    assert result.score < graded["solution"].score, (mistake, result.score, result.reason)
+@pytest.mark.parametrize("mistake", list(SPEC["mistakes"]))
+def test_each_planted_mistake_loses_the_points_of_the_questions_it_breaks(graded, mistake):
+    expected, result = SPEC["mistakes"][mistake], graded[mistake]
+    assert (result.status, result.score) == ("graded", expected["score"]), result.reason
+    assert lost_in(result) == expected["lost_in"]
