@@ -1,7 +1,7 @@
 """The bubblewrap sandbox one submission runs in.
 
 Inside it a submission sees the system read-only (``/usr``, ``/etc``), Python and the course
-package read-only, and one size-capped tmpfs (``/sandbox``: its work folder, home and ``/tmp``).
+package read-only, and two size-capped tmpfs (``/sandbox``: its work folder and home; ``/tmp``).
 Nothing else of the host exists there: not the repository, ``solutions/``, the questions, other
 submissions, the home folder or the host's ``/tmp``. It has its own network namespace (only a
 loopback of its own) and its own PID namespace: when the sandbox ends, the kernel kills every
@@ -61,6 +61,9 @@ def wrap(inner, limits, env):
     """The command running ``inner`` (argv) in a fresh sandbox with ``env`` as its environment."""
     args = ["bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
             "--unshare-cgroup-try", "--die-with-parent", "--new-session", "--clearenv"]
+    # /tmp first, as a capped tmpfs of its own: a checkout or venv that lives under the host's
+    # /tmp is then bound on top of it, and the host's /tmp stays invisible.
+    args += ["--size", str(limits.disk_bytes), "--perms", "1777", "--tmpfs", "/tmp"]
     readable = [Path(sys.prefix), Path(sys.base_prefix)]
     for path in sorted({p.resolve() for p in readable}):
         args += _parents(path) + ["--ro-bind", str(path), str(path)]
@@ -69,11 +72,11 @@ def wrap(inner, limits, env):
     args += ["--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc", "--proc", "/proc", "--dev", "/dev"]
     args += _system_links()
     args += ["--size", str(limits.disk_bytes), "--perms", "1777", "--tmpfs", ROOT]
-    for folder in ("work", "home", "tmp"):
+    for folder in ("work", "home"):
         args += ["--perms", "1777", "--dir", f"{ROOT}/{folder}"]
-    args += ["--symlink", f"{ROOT}/tmp", "/tmp", "--symlink", f"{ROOT}/tmp", "/var/tmp"]
+    args += ["--symlink", "/tmp", "/var/tmp"]
     args += ["--chdir", WORK, "--remount-ro", "/"]
-    env = {**env, "HOME": f"{ROOT}/home", "TMPDIR": f"{ROOT}/tmp", "PYTHONPATH": PACKAGES}
+    env = {**env, "HOME": f"{ROOT}/home", "TMPDIR": "/tmp", "PYTHONPATH": PACKAGES}
     for key, value in env.items():
         args += ["--setenv", key, value]
     namespace, prefix, running = _identity()
