@@ -81,7 +81,7 @@ def built(tmp_path_factory):
 
 
 def test_every_deck_is_talk_sized():
-    assert len(DECKS) == 6, [d.name for d in DECKS]
+    assert len(DECKS) == 7, [d.name for d in DECKS]
     for deck in DECKS:
         assert len(_slides(deck)) in TALK_SLIDES, f"{deck.name}: {len(_slides(deck))} slides"
 
