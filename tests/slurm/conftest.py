@@ -1,6 +1,6 @@
-"""The `slurm` fixture: a real Slurm (munged, slurmctld, two slurmd hosts) for this session.
+"""The `slurm` fixture: a real Slurm (munged, slurmctld, two slurmd hosts) for the Slurm tests.
 
-Started once for all Slurm tests and torn down after them; the teardown fails if any of its
+Started once for the tests in this folder and torn down when they are done (module scope: the tests after them check that no process of theirs outlives them); the teardown fails if any of its
 processes (daemons, job steps, TensorFlow workers) is still alive. Slurm is installed by the
 project's own install step if missing; a machine that cannot host it (not root, the install
 failed) fails the tests with the reason: they are never skipped.
@@ -20,7 +20,7 @@ from tfdist_edu import cluster
 INSTALL_SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "install_slurm.sh"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def slurm():
     """A running two-node Slurm; ``slurm.shared`` is the folder every node sees.
 
@@ -40,7 +40,7 @@ def slurm():
     shutil.rmtree(root, ignore_errors=True)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def job_env(slurm):
     """The environment jobs are submitted with (sbatch passes it on to every task).
 
