@@ -5,6 +5,7 @@ Afterwards ``import tfdist_edu`` works, no preinstalled package changed version,
 exercise has fetched its own folder only: no solutions, masters or hidden tests on disk."""
 
 import json
+import os
 import subprocess
 import sys
 import venv
@@ -59,7 +60,10 @@ def colab(tmp_path):
 
 
 def _installed(colab):
-    out = _run(str(colab["python"]), "-m", "pip", "list", "--format=freeze", "--disable-pip-version-check")
+    # Without PYTHONPATH: the checkout on it (and the .egg-info an editable install leaves there)
+    # is not part of the student's environment.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    out = _run(str(colab["python"]), "-m", "pip", "list", "--format=freeze", "--disable-pip-version-check", env=env)
     return dict(line.split("==", 1) for line in out.splitlines() if "==" in line)
 
 
