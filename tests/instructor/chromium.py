@@ -61,6 +61,16 @@ class HeadlessChromium:
                 return reply["result"]
             self.events.append(reply)
 
+    def open_offline_tab(self):
+        """A new tab with the network cut and its events recorded: returns (target, session)."""
+        target = self.send("Target.createTarget", url="about:blank")["targetId"]
+        session = self.send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+        for domain in ("Runtime", "Log", "Network", "Page"):
+            self.send(f"{domain}.enable", session)
+        self.send("Network.emulateNetworkConditions", session, offline=True, latency=0,
+                  downloadThroughput=-1, uploadThroughput=-1)
+        return target, session
+
     def evaluate(self, session, expression):
         result = self.send("Runtime.evaluate", session, expression=expression, returnByValue=True)
         return result["result"].get("value")

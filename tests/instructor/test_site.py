@@ -116,12 +116,7 @@ def test_no_solution_or_hidden_test_reaches_the_site(built):
 def test_every_page_opens_offline_without_errors_and_lesson_pages_show_their_figures(built, browser):
     root, executed = built
     for page in _pages(root):
-        target = browser.send("Target.createTarget", url="about:blank")["targetId"]
-        session = browser.send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
-        for domain in ("Runtime", "Log", "Network", "Page"):
-            browser.send(f"{domain}.enable", session)
-        browser.send("Network.emulateNetworkConditions", session, offline=True, latency=0,
-                     downloadThroughput=-1, uploadThroughput=-1)
+        target, session = browser.open_offline_tab()
         browser.events.clear()
         browser.send("Page.navigate", session, url=page.as_uri())
         deadline = time.monotonic() + 15

@@ -123,12 +123,7 @@ def test_built_pages_keep_slides_and_notes_and_load_only_local_files(built):
 @pytest.mark.parametrize("index", range(len(DECKS)), ids=[deck.stem for deck in DECKS])
 def test_deck_renders_offline_in_headless_chromium(built, browser, index):
     page = built[index]
-    target = browser.send("Target.createTarget", url="about:blank")["targetId"]
-    session = browser.send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
-    for domain in ("Runtime", "Log", "Network", "Page"):
-        browser.send(f"{domain}.enable", session)
-    browser.send("Network.emulateNetworkConditions", session, offline=True, latency=0,
-                 downloadThroughput=-1, uploadThroughput=-1)
+    target, session = browser.open_offline_tab()
     browser.send("Emulation.setDeviceMetricsOverride", session, width=1280, height=720,
                  deviceScaleFactor=1, mobile=False)  # a projector's 720p
     browser.events.clear()
