@@ -65,6 +65,13 @@ def server_config(num_workers):
     return config
 
 
+def _hold_env(kill, resume):
+    """Environment that makes the coordinator's report_epoch(n) wait for the kill of ``kill=(k, n)``."""
+    if kill is None:
+        return {}
+    return {worker.HOLD_EPOCH_ENV: str(kill[1]), worker.RESUME_ENV: str(resume)}
+
+
 def _check_counts(**counts):
     for name, value in counts.items():
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -96,7 +103,8 @@ def run_coordinator(
 
     ``kill=(k, n)`` SIGKILLs worker k as soon as the script has called
     ``worker.report_epoch(m)`` with ``m >= n`` (use it to mark rounds of scheduled steps), to
-    show that the coordinator goes on with the workers that are left. Every process is killed
+    show that the coordinator goes on with the workers that are left; ``report_epoch(n)`` waits
+    until the worker is dead, so round n + 1 starts after the kill. Every process is killed
     by ``deadline_s`` at the latest (:class:`ClusterTimeout`); a failing coordinator raises
     :class:`WorkerFailed` with its last lines. Nothing outlives the call.
     """
@@ -110,6 +118,7 @@ def run_coordinator(
             raise ValueError(f"kill=(worker, round) needs 0 <= worker < {num_workers} and round >= 1, got {kill!r}")
     workdir = tempfile.mkdtemp(prefix="tfdist-ps-")
     result, progress = Path(workdir, "result.json"), Path(workdir, "progress")
+    resume = Path(workdir, "resume")
     events, start = [], time.monotonic()
 
     def tick():
@@ -119,7 +128,8 @@ def run_coordinator(
         marks = [json.loads(line) for line in progress.read_text().splitlines()] if progress.exists() else []
         done = max([m["epoch"] for m in marks if m["event"] == "epoch"], default=0)
         if done >= kill[1]:
-            sup.kill(f"worker {kill[0]}")
+            sup.kill(f"worker {kill[0]}")  # returns once the process is reaped
+            resume.touch()  # the coordinator, waiting in report_epoch, schedules the next round
             events.append({"t": round(time.monotonic() - start, 2), "event": "killed",
                            "detail": f"worker {kill[0]} SIGKILLed after round {done}"})
             kill = None
@@ -133,7 +143,8 @@ def run_coordinator(
                 "coordinator",
                 [sys.executable, "-u", str(script), *map(str, args)],
                 env={**env, "TF_CONFIG": json.dumps(spec.tf_config("chief", 0)),
-                     worker.RESULT_ENV: str(result), worker.PROGRESS_ENV: str(progress)},
+                     worker.RESULT_ENV: str(result), worker.PROGRESS_ENV: str(progress),
+                     **_hold_env(kill, resume)},
             )
             sup.wait(on_tick=tick)
         if not result.exists():

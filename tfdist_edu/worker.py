@@ -16,6 +16,8 @@ RESULT_ENV = "TFDIST_EDU_RESULT"  # path of the JSON file write_result() fills
 PROGRESS_ENV = "TFDIST_EDU_PROGRESS"  # path of the file report_start/report_epoch append to
 RUN_DIR_ENV = "TFDIST_EDU_RUN_DIR"  # a directory shared by all workers of one run
 KILL_EPOCH_ENV = "TFDIST_EDU_KILL_AT_EPOCH"  # set for the worker launch_workers(kill=...) will kill
+HOLD_EPOCH_ENV = "TFDIST_EDU_HOLD_AT_EPOCH"  # set for a coordinator run_coordinator(kill=...) watches
+RESUME_ENV = "TFDIST_EDU_RESUME"  # the file the runner creates once that kill has landed
 
 SCRIPTS_DIR = Path(__file__).resolve().parent / "scripts"
 
@@ -36,12 +38,20 @@ def report_epoch(epoch):
     """Tell the launcher ``epoch`` epochs are complete (call after each epoch and its checkpoint).
 
     In the worker that ``launch_workers(kill=(k, epoch))`` targets, this call then waits for the
-    launcher's SIGKILL, so the kill lands right after that epoch however fast training runs.
+    launcher's SIGKILL, so the kill lands right after that epoch however fast training runs. In a
+    coordinator run with ``run_coordinator(kill=(k, epoch))`` it waits until worker k is dead, so
+    the next round is scheduled after the kill, not racing it.
     """
     _append_progress("epoch", epoch)
     if os.environ.get(KILL_EPOCH_ENV) == str(int(epoch)):
         print(f"epoch {epoch} done: waiting for the launcher to kill this worker", flush=True)
         time.sleep(3600)
+    if os.environ.get(HOLD_EPOCH_ENV) == str(int(epoch)):
+        resume = Path(os.environ[RESUME_ENV])
+        for _ in range(1200):  # the runner kills within 0.1 s; give up waiting after 2 minutes
+            if resume.exists():
+                break
+            time.sleep(0.1)
 
 
 def write_result(data):
