@@ -5,11 +5,11 @@ The same model, data and strategy train through two paths:
   package data.batches + TimingCallback for fit, training.CustomLoop for the custom loop
           (once silent, once with its progress bar on, written to /dev/null)
 
-On a shared 2-core machine whole epochs drift too much to resolve a few percent, so the paths
-alternate in short blocks of a few dozen steps, in a new random order every round, and each
-package block is paired with the plain block of the same round. For each comparison it prints
-the median paired throughput ratio with a bootstrap 95% confidence interval, wall and CPU time
-side by side; a path is within the 3% budget when the whole interval lies above 0.97.
+On a shared 2-core machine whole epochs drift too much to resolve a few percent, so each package
+path runs in short blocks of a few dozen steps right beside its plain twin (in a random order),
+and the ratio of the two blocks is one measurement. For each comparison it prints the median
+paired throughput ratio with a bootstrap 95% confidence interval, wall and CPU time side by side;
+a path is shown within the 3% budget when its interval is narrower than 0.03 and above 0.97.
 
     .venv/bin/python benchmarks/package_overhead.py --rounds 40 --block 32
 """
@@ -91,22 +91,38 @@ def build_paths(images, labels, batch, block):
     }
 
 
+# Each package path is compared with the plain path that does the same work.
+PAIRS = (("package fit", "plain fit"), ("package custom loop", "plain custom loop"),
+         ("package custom loop, progress bar", "plain custom loop"))
+
+
+def timed(path):
+    start_wall, start_cpu = time.perf_counter(), time.process_time()
+    path()
+    return time.perf_counter() - start_wall, time.process_time() - start_cpu
+
+
 def measure(paths, rounds, seed):
-    """Wall and CPU seconds of every path's block, per round (round 0 is warm-up, dropped)."""
-    wall, cpu = {n: [] for n in paths}, {n: [] for n in paths}
-    order = list(paths)
-    shuffle = random.Random(seed).shuffle
+    """Per pair, the plain/package ratios of wall and of CPU seconds, one per round.
+
+    The two blocks of a pair run back to back, in a random order, so a slow spell of the
+    machine hits both; the pairs run in a new random order every round. Round 0 warms up.
+    """
+    ratios = {pair: {"wall": [], "CPU": []} for pair in PAIRS}
+    seconds = {name: [] for name in paths}
+    rng = random.Random(seed)
     for round_ in range(rounds + 1):
-        shuffle(order)  # no path always runs first, or always after the same one
-        for name in order:
-            start_wall, start_cpu = time.perf_counter(), time.process_time()
-            paths[name]()
+        for package, plain in rng.sample(PAIRS, len(PAIRS)):
+            first, second = rng.sample((package, plain), 2)
+            times = {first: timed(paths[first]), second: timed(paths[second])}
             if round_:
-                wall[name].append(time.perf_counter() - start_wall)
-                cpu[name].append(time.process_time() - start_cpu)
+                for clock, i in (("wall", 0), ("CPU", 1)):
+                    ratios[package, plain][clock].append(times[plain][i] / times[package][i])
+                for name in (package, plain):
+                    seconds[name].append(times[name][0])
         if round_ % 10 == 0:
             print(f"round {round_}/{rounds}", flush=True)
-    return wall, cpu
+    return ratios, seconds
 
 
 def interval(ratios, seed, draws=2000):
@@ -117,27 +133,25 @@ def interval(ratios, seed, draws=2000):
     return float(np.median(values)), float(np.percentile(medians, 2.5)), float(np.percentile(medians, 97.5))
 
 
-def report(wall, cpu, examples_per_block, seed):
-    for name, seconds in wall.items():
-        print(f"  {name:36s} {examples_per_block / statistics.median(seconds):9,.0f} examples/s wall, "
-              f"{statistics.median(cpu[name]) * 1000:7.1f} ms CPU per block")
+def report(ratios, seconds, examples_per_block, seed):
+    for name, times in seconds.items():
+        print(f"  {name:36s} {examples_per_block / statistics.median(times):9,.0f} examples/s (median block)")
     verdicts = []
-    for package, plain in (("package fit", "plain fit"), ("package custom loop", "plain custom loop"),
-                           ("package custom loop, progress bar", "plain custom loop")):
-        for clock, times in (("wall", wall), ("CPU", cpu)):
-            # Paired per round: a slow spell of the machine hits both sides of a ratio.
-            median, low, high = interval([p / q for p, q in zip(times[plain], times[package])], seed)
-            inside = low >= BUDGET
+    for (package, plain), clocks in ratios.items():
+        for clock, values in clocks.items():
+            median, low, high = interval(values, seed)
+            # Shown within budget: the interval is narrower than the budget and lies above it.
+            inside = low >= BUDGET and high - low < 1 - BUDGET
             if clock == "wall":  # the budget is on throughput; CPU time is shown beside it
                 verdicts.append(inside)
-            print(f"{package:36s} / {plain:18s} {clock:4s}: {median:.3f} [95% CI {low:.3f}-{high:.3f}] "
-                  f"{'within' if inside else 'NOT shown within'} the 3% budget")
+            print(f"{package:36s} / {plain:18s} {clock:4s}: {median:.3f} [95% CI {low:.3f}-{high:.3f}, "
+                  f"width {high - low:.3f}] {'within' if inside else 'NOT shown within'} the 3% budget")
     return all(verdicts)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=40, help="timed blocks per path")
+    parser.add_argument("--rounds", type=int, default=40, help="timed pairs per comparison")
     parser.add_argument("--block", type=int, default=32, help="training steps per block")
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--seed", type=int, default=0)
@@ -147,10 +161,10 @@ def main():
     images = images.astype("float32") / 255.0
     print(f"{hardware.detect().summary()}; synthetic Fashion-MNIST stand-in, batch {args.batch}, "
           f"default strategy; {args.rounds} rounds of {args.block}-step blocks per path")
-    wall, cpu = measure(build_paths(images, labels, args.batch, args.block), args.rounds, args.seed)
-    ok = report(wall, cpu, args.batch * args.block, args.seed)
+    ratios, seconds = measure(build_paths(images, labels, args.batch, args.block), args.rounds, args.seed)
+    ok = report(ratios, seconds, args.batch * args.block, args.seed)
     print("verdict: every path within budget (wall-clock intervals)" if ok else
-          "verdict: at least one interval reaches below 0.97: not shown within budget")
+          "verdict: not shown within budget (an interval reaches below 0.97 or is 0.03 wide or more)")
 
 
 if __name__ == "__main__":

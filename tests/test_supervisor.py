@@ -1,9 +1,42 @@
-"""Tests for tfdist_edu.supervisor: what a student sees of a child process's output."""
+"""Tests for tfdist_edu.supervisor: child processes that leave nothing behind, and what a
+student sees of their output."""
 
+import subprocess
+import sys
 
-
+import psutil
 
 from tfdist_edu import supervisor
+
+# A child that starts a grandchild (same process group), prints its pid and then waits.
+PARENT_OF_SLEEPER = (
+    "import subprocess, sys, time; "
+    "p = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)']); "
+    "print(p.pid, flush=True); time.sleep(600)"
+)
+
+
+def test_kill_group_kills_the_child_and_the_grandchild_it_started():
+    proc = supervisor.spawn([sys.executable, "-c", PARENT_OF_SLEEPER], stdout=subprocess.PIPE)
+    grandchild = psutil.Process(int(proc.stdout.readline()))
+    supervisor.kill_group(proc)
+    assert proc.returncode == -9, "the child was SIGKILLed and reaped"
+    grandchild.wait(timeout=5)  # raises psutil.TimeoutExpired if it survived
+
+
+def test_a_spawned_child_dies_when_the_process_that_started_it_dies():
+    starter = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sys, time; from tfdist_edu import supervisor; "
+         "p = supervisor.spawn([sys.executable, '-c', 'import time; time.sleep(600)']); "
+         "print(p.pid, flush=True); time.sleep(600)"],
+        stdout=subprocess.PIPE,
+    )
+    child = psutil.Process(int(starter.stdout.readline()))
+    starter.kill()
+    starter.wait()
+    child.wait(timeout=5)  # the kernel's parent-death signal killed it
+    assert not child.is_running()
 
 
 def test_log_filter_hides_tensorflow_start_up_noise_but_keeps_errors_and_prints():

@@ -1,5 +1,6 @@
-"""Child processes that cannot be left behind: the supervisor the cluster launcher, the
-parameter-server runner and the grader share.
+"""Child processes that cannot be left behind. The cluster launcher and the parameter-server
+runner run theirs under :class:`Supervisor`; the instructors' grader starts and kills its runner
+with the same :func:`spawn` and :func:`kill_group`.
 
 Each child runs in its own process group and is SIGKILLed as a group (TensorFlow workers waiting
 for their peers ignore SIGINT and SIGTERM), dies with its parent on Linux, has its output
@@ -77,6 +78,30 @@ def _death_signal_setter():
     return lambda: prctl(1, sigkill)
 
 
+def spawn(argv, env=None, cwd=None, **streams):
+    """Start ``argv`` in its own process group, which the kernel kills if this process dies first.
+
+    ``streams`` are Popen's stdin/stdout/stderr. The grader starts its runner with this too.
+    """
+    return subprocess.Popen(
+        argv,
+        env=env,
+        cwd=cwd,
+        start_new_session=True,  # own process group: killing the group leaves nothing behind
+        preexec_fn=_death_signal_setter(),  # even a crashed notebook kernel leaves no worker
+        **streams,
+    )
+
+
+def kill_group(proc):
+    """SIGKILL the process group of ``proc`` (workers waiting for peers ignore SIGTERM); reap it."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    proc.wait()
+
+
 class _Child:
     """One child process: its own process group, its output lines and when it last spoke."""
 
@@ -86,24 +111,12 @@ class _Child:
         self.full_log = collections.deque(maxlen=4000)  # everything, noise included
         self.last_output = time.monotonic()
         self.expected_exit = False  # set when the supervisor kills it on purpose
-        self.proc = subprocess.Popen(
-            self.argv,
-            env=env,
-            cwd=cwd,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # own process group: killing the group leaves nothing behind
-            preexec_fn=_death_signal_setter(),  # even a crashed notebook kernel leaves no worker
+        self.proc = spawn(
+            self.argv, env, cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
         )
 
     def kill(self):
-        """SIGKILL the whole process group (workers waiting for peers ignore SIGTERM); reap it."""
-        try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-        self.proc.wait()
+        kill_group(self.proc)
 
     def last_lines(self, n=12):
         return list(self.lines)[-n:] or list(self.full_log)[-n:]

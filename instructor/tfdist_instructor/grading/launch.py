@@ -3,8 +3,9 @@
 The runner gets its job (the notebook and the probes) on stdin and writes its result, plain
 JSON, on stdout; its stderr is its log. Both are read with a cap, so a submission that prints
 without end costs memory of neither process. At the deadline everything it started is killed:
-in the sandbox by ending the PID namespace, trusted by killing its process tree (a process
-that left the tree, e.g. a double-forked daemon, survives that: only the sandbox stops it).
+in the sandbox by ending the PID namespace, trusted by killing its process group and tree with
+the cluster launcher's :mod:`tfdist_edu.supervisor` (a process that left both, e.g. a
+double-forked daemon, survives that: only the sandbox stops it).
 """
 
 import dataclasses
@@ -15,6 +16,7 @@ import tempfile
 import threading
 from collections import deque
 
+from tfdist_edu import supervisor
 from tfdist_instructor.grading import sandbox
 
 RESULT_LIMIT = 64 << 20  # bytes of the runner's answer read; more means a broken answer
@@ -37,8 +39,8 @@ def run(job, env, timeout_s, sandboxed, limits=sandbox.Limits()):
         else:
             command, cwd = RUNNER, scratch
             env = {**os.environ, **env, "HOME": scratch, "TMPDIR": scratch}
-        proc = subprocess.Popen(command, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, start_new_session=True)
+        proc = supervisor.spawn(command, env, cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
         answer, log = bytearray(), deque(maxlen=40)
         readers = [threading.Thread(target=_read_capped, args=(proc.stdout, answer), daemon=True),
                    threading.Thread(target=_read_lines, args=(proc.stderr, log), daemon=True)]
@@ -77,17 +79,18 @@ def _read_lines(stream, into):
 
 def _kill(proc):
     """Kill the run. Sandboxed, killing bwrap ends its PID namespace and every process in it;
-    trusted, the process group and every descendant still attached are killed."""
+    trusted, the process group goes (the cluster launcher's kill), then any descendant still
+    attached that moved to a group of its own."""
     import psutil
 
     try:
-        family = [psutil.Process(proc.pid)] + psutil.Process(proc.pid).children(recursive=True)
+        strays = psutil.Process(proc.pid).children(recursive=True)
     except psutil.NoSuchProcess:
-        family = []
-    for p in family:
+        strays = []
+    supervisor.kill_group(proc)
+    for p in strays:
         try:
             p.kill()
         except psutil.Error:
             pass
-    psutil.wait_procs(family, timeout=5)
-    proc.wait()
+    psutil.wait_procs(strays, timeout=5)
