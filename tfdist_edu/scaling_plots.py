@@ -9,7 +9,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from tfdist_edu import cost_model, widgets
-from tfdist_edu.plots import _figure_function, _footnote, _nth_color
+from tfdist_edu.plots.style import _figure_function, _footnote, _nth_color
 
 PHASE_COLOURS = {"forward": "#4c72b0", "backward": "#55a868", "all-reduce": "#c44e52",
                  "update": "#8172b2"}

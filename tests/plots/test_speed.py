@@ -1,0 +1,45 @@
+"""tfdist_edu.plots.speed: epoch times, throughput and scaling efficiency of timed runs."""
+
+import matplotlib.colors
+import pytest
+
+from figure_checks import HARDWARE, all_text, saved
+from tfdist_edu import plots
+
+
+def test_epoch_time_bars_are_first_and_steady_epochs_in_each_runs_colour(runs, tmp_path):
+    fig = plots.plot_epoch_times(runs)
+    heights = [p.get_height() for p in fig.axes[0].patches]
+    assert heights == [3.0, 5.0, 4.0, 1.1, 1.5, 1.25]
+    assert fig.axes[0].patches[1].get_facecolor()[:3] == pytest.approx(
+        matplotlib.colors.to_rgb(plots.color_for("mirrored fit")))
+    assert HARDWARE in all_text(fig)
+    saved(fig, tmp_path)
+
+
+@pytest.mark.parametrize("against", ["replicas", "global_batch"])
+def test_throughput_figure_plots_examples_per_second_against_replicas_or_batch(runs, against, tmp_path):
+    fig = plots.plot_throughput(runs, against=against)
+    points = [c.get_offsets()[0].tolist() for c in fig.axes[0].collections]
+    assert points == [[getattr(r, against), pytest.approx(r.examples_per_s)] for r in runs]
+    saved(fig, tmp_path)
+
+
+def test_scaling_efficiency_compares_speed_up_with_the_ideal_line(runs, tmp_path):
+    fig = plots.plot_scaling_efficiency(runs)
+    ideal = fig.axes[0].lines[0]
+    assert list(ideal.get_xdata()) == [1, 2] and list(ideal.get_ydata()) == [1, 2]
+    speedups = [c.get_offsets()[0][1] for c in fig.axes[0].collections]
+    assert speedups == pytest.approx([1.0, (600 / 1.5) / (600 / 1.1), (600 / 1.25) / (600 / 1.1)])
+    text = all_text(fig)
+    assert "100% efficient" in text and f"{speedups[2] / 2:.0%} efficient" in text
+    saved(fig, tmp_path)
+
+
+def test_timing_figures_refuse_an_empty_run_list_and_an_unknown_axis(runs):
+    with pytest.raises(ValueError, match="no runs"):
+        plots.plot_epoch_times([])
+    with pytest.raises(ValueError, match="against"):
+        plots.plot_throughput(runs, against="epochs")
+    with pytest.raises(ValueError, match="baseline"):
+        plots.plot_scaling_efficiency(runs, baseline="tpu run")

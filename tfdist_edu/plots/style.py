@@ -1,0 +1,99 @@
+"""What every figure shares: the projector style, the colours, and the helpers that label.
+
+``_figure_function`` draws a figure under the style and hands it back detached from pyplot;
+``_check_runs`` and ``_measured_on`` serve the figures that draw ``timing.RunTiming`` records.
+"""
+
+import functools
+import re
+
+import matplotlib
+import matplotlib.pyplot as plt
+
+from tfdist_edu import timing
+
+_STYLE = {
+    "font.size": 13,
+    "axes.titlesize": 15,
+    "axes.titleweight": "bold",
+    "axes.labelsize": 14,
+    "xtick.labelsize": 12,
+    "ytick.labelsize": 12,
+    "legend.fontsize": 12,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "figure.dpi": 100,
+}
+RIGHT, WRONG, REFERENCE = "#2e8b57", "#c0392b", "#7f8c8d"
+_PALETTE = matplotlib.colormaps["tab10"].colors + matplotlib.colormaps["Dark2"].colors
+_run_colors = {}
+
+
+def color_for(name):
+    """The colour of run ``name``: fixed at its first use, the same in every later figure."""
+    if name not in _run_colors:
+        _run_colors[name] = _PALETTE[len(_run_colors) % len(_PALETTE)]
+    return _run_colors[name]
+
+
+def _nth_color(i):
+    """Colours for things numbered within one figure (replicas, ps tasks, workers)."""
+    return _PALETTE[i % len(_PALETTE)]
+
+
+def _figure_function(draw):
+    """Draw under the projector style; hand back the figure detached from pyplot."""
+
+    @functools.wraps(draw)
+    def wrapper(*args, **kwargs):
+        with plt.rc_context(_STYLE):
+            fig = draw(*args, **kwargs)
+        plt.close(fig)  # otherwise a notebook shows it twice: once by pyplot, once as the value
+        return fig
+
+    return wrapper
+
+
+def _footnote(fig, lines):
+    fig.text(0.01, 0.005, "\n".join(lines), fontsize=10, color="0.35", ha="left", va="bottom")
+
+
+def _label_bars(ax, bars, fmt):
+    for bar in bars:
+        ax.annotate(fmt.format(bar.get_height() + bar.get_y()),
+                    (bar.get_x() + bar.get_width() / 2, bar.get_height() + bar.get_y()),
+                    xytext=(0, 3), textcoords="offset points", ha="center", va="bottom")
+
+
+def _label_points(ax, points):
+    """Write each (x, y, text) right of its point, spreading labels that share an x."""
+    by_x = {}
+    for x, y, text in points:
+        by_x.setdefault(x, []).append((y, text))
+    for x, group in by_x.items():
+        group.sort(reverse=True)
+        for k, (y, text) in enumerate(group):
+            ax.annotate(text, (x, y), xytext=(9, 7.5 * (len(group) - 1) - 15 * k - 4),
+                        textcoords="offset points", fontsize=11)
+
+
+def _device_label(device):
+    """"/job:localhost/replica:0/task:0/device:CPU:1" -> "CPU:1"; other jobs keep job and task."""
+    match = re.search(r"/job:(\w+)(?:/replica:\d+)?/task:(\d+)/device:(.+)$", device)
+    if not match:
+        return device
+    job, task, name = match.groups()
+    return name if job == "localhost" else f"{job} {task}\n{name}"
+
+
+def _check_runs(runs):
+    runs = list(runs)
+    if not runs:
+        raise ValueError("no runs to plot: pass a list of timing.RunTiming records")
+    return runs
+
+
+def _measured_on(fig, runs):
+    _footnote(fig, timing.compare(runs).labels())
