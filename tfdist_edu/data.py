@@ -5,7 +5,7 @@
 1. a copy that TensorFlow Datasets (TFDS) already prepared in ``data_dir``;
 2. the official files, under their official names, in a ``manual_dir``;
 3. a TFDS download, when the network answers;
-4. otherwise the synthetic stand-in of ``synthetic.py``, with a printed message.
+4. otherwise the synthetic stand-in of the ``synthetic`` package, with a printed message.
 
 It never lets TFDS start a download it cannot finish: offline, TFDS retries for minutes.
 Every ``CourseData`` says which source it got and why; lessons print ``describe()``.
