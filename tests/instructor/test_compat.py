@@ -139,13 +139,13 @@ def test_page_numbers_each_distinct_error_once_and_cites_known_upstream_issues()
     ],
 )
 def test_verdict_compares_a_run_with_its_single_device_replay(result, status):
-    assert compat._verdict(result, replicas=2)[0] == status
+    assert compat.probe._verdict(result, replicas=2)[0] == status
 
 
 def test_error_lines_hide_what_changes_between_runs():
     raw = ("Attempt to convert (PerReplica:{ 0: <tf.Tensor: shape=(16, 8), dtype=float32, numpy=\n"
            "array([[0.1, 0.2]])> }) at 0x7f00ab on localhost:41234 in /tmp/tfdist-x/ckpt")
-    assert compat._one_line(raw) == (
+    assert compat.outcome.one_line(raw) == (
         "Attempt to convert (PerReplica:{ 0: <tf.Tensor: shape=(16, 8), dtype=float32> }) "
         "at 0x... on localhost:PORT in /tmp/...")
-    assert len(compat._one_line("x" * 500)) == 200
+    assert len(compat.outcome.one_line("x" * 500)) == 200
