@@ -17,6 +17,16 @@ def test_prediction_figure_labels_each_run_with_its_error():
     assert any("+10%" in t.get_text() for t in fig.axes[0].texts)
 
 
+def test_prediction_figure_draws_a_measured_bar_per_run_grouped_by_batch():
+    rows = [dict(n=n, batch=b, predicted_ms=b / 10, measured_ms=b / 10 * (1 + n / 100))
+            for b in (64, 256) for n in (1, 2)]
+    ax = scaling_plots.plot_prediction(rows, "test data").axes[0]
+    assert sorted(round(bar.get_height(), 3) for bar in ax.patches) == sorted(
+        round(r["measured_ms"], 3) for r in rows)
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["global batch 64", "global batch 256"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["1 replica", "2 replicas", "predicted"]
+
+
 def test_timeline_has_one_row_per_replica():
     events = [trace.Event(r, "forward", "x", 0.0, 1.0) for r in (0, 1)]
     fig = scaling_plots.plot_timeline(events, "test data")

@@ -39,20 +39,31 @@ def plot_traffic(traffic, size_bytes, label):
 
 @_figure_function
 def plot_prediction(rows, label):
-    """Predicted against measured step time; ``rows``: dicts with n, batch, predicted_ms, measured_ms."""
-    fig, ax = plt.subplots(figsize=(8, 7))
-    measured = np.array([r["measured_ms"] for r in rows])
-    predicted = np.array([r["predicted_ms"] for r in rows])
-    top = 1.15 * max(measured.max(), predicted.max())
-    ax.plot([0, top], [0, top], color="0.5", ls="--", label="prediction = measurement")
+    """Measured step time (bars) and the prediction (black ticks), grouped by global batch.
+
+    ``rows``: dicts with n, batch, predicted_ms, measured_ms. Each bar is labelled with the
+    prediction's error; the y axis is logarithmic, as the batches span orders of magnitude.
+    """
+    batches = sorted({r["batch"] for r in rows})
+    counts = sorted({r["n"] for r in rows})
+    width = 0.8 / len(counts)
+    fig, ax = plt.subplots(figsize=(9, 5.5))
     for r in rows:
-        ax.scatter(r["measured_ms"], r["predicted_ms"], color=_nth_color(r["n"]), s=60)
+        i = counts.index(r["n"])
+        x = batches.index(r["batch"]) + (i - (len(counts) - 1) / 2) * width
+        ax.bar(x, r["measured_ms"], width * 0.9, color=_nth_color(r["n"]),
+               label=f"{r['n']} replica{'s' if r['n'] > 1 else ''}")
+        ax.plot([x - width * 0.45, x + width * 0.45], [r["predicted_ms"]] * 2, color="black", lw=2.5)
         error = 100 * (r["predicted_ms"] - r["measured_ms"]) / r["measured_ms"]
-        ax.annotate(f"{r['n']}x, B={r['batch']}: {error:+.0f}%", (r["measured_ms"], r["predicted_ms"]),
-                    xytext=(6, -4), textcoords="offset points", fontsize=10)
-    ax.set(xlim=(0, top), ylim=(0, top), xlabel="measured step time (ms)",
-           ylabel="predicted step time (ms)", title="The cost model against measurement")
-    ax.legend(loc="upper left")
+        ax.annotate(f"{error:+.0f}%", (x, max(r["measured_ms"], r["predicted_ms"])), xytext=(0, 4),
+                    textcoords="offset points", ha="center", fontsize=10)
+    ax.plot([], [], color="black", lw=2.5, label="predicted")
+    handles, names = ax.get_legend_handles_labels()
+    unique = dict(zip(names, handles))  # one entry per replica count
+    ax.legend(unique.values(), unique.keys(), loc="upper left")
+    ax.set_yscale("log")
+    ax.set_xticks(range(len(batches)), [f"global batch {b}" for b in batches])
+    ax.set(ylabel="step time (ms)", title="The cost model against measurement")
     _footnote(fig, [label])
     fig.tight_layout(rect=(0, 0.04, 1, 1))
     return fig
