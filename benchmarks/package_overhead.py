@@ -7,11 +7,13 @@ The same model, data and strategy train through two paths:
 
 On a shared 2-core machine whole epochs drift too much to resolve a few percent, so each package
 path runs in short blocks of a few dozen steps right beside its plain twin (in a random order),
-and the ratio of the two blocks is one measurement. For each comparison it prints the median
-paired throughput ratio with a bootstrap 95% confidence interval, wall and CPU time side by side;
-a path is shown within the 3% budget when its interval is narrower than 0.03 and above 0.97.
+and the ratio of the two blocks is one measurement. For each comparison it prints the 20%-trimmed
+mean of the paired throughput ratios with a bootstrap 95% confidence interval, wall and CPU time
+side by side; a path is shown within the 3% budget when its interval is narrower than 0.03 and
+above 0.97. CPU time measures the work a path adds; wall time on a shared machine also counts
+other programs, so it may need more rounds to decide.
 
-    .venv/bin/python benchmarks/package_overhead.py --rounds 40 --block 32
+    .venv/bin/python benchmarks/package_overhead.py --rounds 100 --block 64
 """
 
 import argparse
@@ -125,28 +127,36 @@ def measure(paths, rounds, seed):
     return ratios, seconds
 
 
-def interval(ratios, seed, draws=2000):
-    """Median of the paired ratios and its bootstrap 95% confidence interval."""
+def trimmed_mean(values, axis=-1, cut=0.2):
+    """Mean of the middle 60%: robust to a slow spell like the median, with less spread."""
+    ordered = np.sort(values, axis=axis)
+    k = int(cut * ordered.shape[axis])
+    return ordered.take(range(k, ordered.shape[axis] - k), axis=axis).mean(axis=axis)
+
+
+def interval(ratios, seed, draws=4000):
+    """Trimmed mean of the paired ratios and its bootstrap 95% confidence interval."""
     rng = np.random.default_rng(seed)
     values = np.asarray(ratios)
-    medians = np.median(rng.choice(values, size=(draws, len(values))), axis=1)
-    return float(np.median(values)), float(np.percentile(medians, 2.5)), float(np.percentile(medians, 97.5))
+    estimates = trimmed_mean(rng.choice(values, size=(draws, len(values))))
+    low, high = np.percentile(estimates, [2.5, 97.5])
+    return float(trimmed_mean(values)), float(low), float(high)
 
 
 def report(ratios, seconds, examples_per_block, seed):
+    """Print every comparison; return {clock: True when every package path is shown within budget}."""
     for name, times in seconds.items():
         print(f"  {name:36s} {examples_per_block / statistics.median(times):9,.0f} examples/s (median block)")
-    verdicts = []
+    verdicts = {"CPU": True, "wall": True}
     for (package, plain), clocks in ratios.items():
         for clock, values in clocks.items():
-            median, low, high = interval(values, seed)
+            estimate, low, high = interval(values, seed)
             # Shown within budget: the interval is narrower than the budget and lies above it.
             inside = low >= BUDGET and high - low < 1 - BUDGET
-            if clock == "wall":  # the budget is on throughput; CPU time is shown beside it
-                verdicts.append(inside)
-            print(f"{package:36s} / {plain:18s} {clock:4s}: {median:.3f} [95% CI {low:.3f}-{high:.3f}, "
+            verdicts[clock] &= inside
+            print(f"{package:36s} / {plain:18s} {clock:4s}: {estimate:.3f} [95% CI {low:.3f}-{high:.3f}, "
                   f"width {high - low:.3f}] {'within' if inside else 'NOT shown within'} the 3% budget")
-    return all(verdicts)
+    return verdicts
 
 
 def main():
@@ -162,9 +172,11 @@ def main():
     print(f"{hardware.detect().summary()}; synthetic Fashion-MNIST stand-in, batch {args.batch}, "
           f"default strategy; {args.rounds} rounds of {args.block}-step blocks per path")
     ratios, seconds = measure(build_paths(images, labels, args.batch, args.block), args.rounds, args.seed)
-    ok = report(ratios, seconds, args.batch * args.block, args.seed)
-    print("verdict: every path within budget (wall-clock intervals)" if ok else
-          "verdict: not shown within budget (an interval reaches below 0.97 or is 0.03 wide or more)")
+    verdicts = report(ratios, seconds, args.batch * args.block, args.seed)
+    for clock, what in (("CPU", "CPU time, the work each path does"),
+                        ("wall", "wall clock, which also counts every other program on the machine")):
+        print(f"verdict on {what}: " + ("every package path within the 3% budget" if verdicts[clock] else
+              "not shown within budget (an interval reaches below 0.97 or is 0.03 wide or more)"))
 
 
 if __name__ == "__main__":
