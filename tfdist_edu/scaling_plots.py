@@ -59,7 +59,8 @@ def plot_prediction(rows, label):
                     textcoords="offset points", ha="center", fontsize=10)
     ax.plot([], [], color="black", lw=2.5, label="predicted")
     handles, names = ax.get_legend_handles_labels()
-    unique = dict(zip(names, handles))  # one entry per replica count
+    unique = dict(zip(names, handles))  # one entry per replica count, then the prediction's tick
+    unique["predicted"] = unique.pop("predicted")
     ax.legend(unique.values(), unique.keys(), loc="upper left")
     ax.set_yscale("log")
     ax.set_xticks(range(len(batches)), [f"global batch {b}" for b in batches])
