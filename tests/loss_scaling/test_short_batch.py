@@ -1,16 +1,10 @@
-"""loss_scaling.short_batch_demo and keras_default_reduction: what lesson 3 and deck 3 state."""
+"""tfdist_edu.loss_scaling.short_batch: the three denominators of a short last batch, as lesson 3
+and deck 3 state them."""
 
 import numpy as np
 import pytest
 
-from tfdist_edu import loss_scaling, models, strategies, synthetic
-
-
-@pytest.fixture(scope="module")
-def strategy():
-    strategy = strategies.make("mirrored")
-    assert strategy.num_replicas_in_sync == 2, "tests/conftest.py should provide 2 logical CPUs"
-    return strategy
+from tfdist_edu import loss_scaling
 
 
 def test_three_denominators_agree_on_full_batches_and_differ_on_an_uneven_short_one(strategy):
@@ -31,18 +25,6 @@ def test_an_even_short_batch_hides_the_default_denominator(strategy):
     # the default happens to equal the true mean. The uneven split above is the honest example.
     *_, short = loss_scaling.short_batch_demo(strategy, range(10), 4)
     assert short.split == [1, 1] and short.losses["default"] == pytest.approx(short.true_mean)
-
-
-def test_keras_3_default_reduction_divides_by_the_replicas_whenever_a_strategy_is_active(strategy):
-    images, labels = synthetic.fashion_mnist(16)
-    with strategy.scope():
-        model = models.fashion_cnn()
-    result = loss_scaling.keras_default_reduction(strategy, model, images / 255, labels)
-    assert result.reduction == "sum_over_batch_size" and result.replicas == 2
-    assert result.summed_ratio == pytest.approx(1.0, rel=1e-5)
-    assert result.in_scope_ratio == pytest.approx(1 / 2, rel=1e-5)
-    with strategy.scope(), pytest.raises(RuntimeError, match="outside"):
-        loss_scaling.keras_default_reduction(strategy, model, images / 255, labels)
 
 
 def test_the_denominator_cases_quote_their_own_source():

@@ -1,3 +1,6 @@
+"""tfdist_edu.loss_scaling.comparison: the named cases under a strategy against one device,
+and the record they return."""
+
 import dataclasses
 import json
 
@@ -5,14 +8,7 @@ import keras
 import numpy as np
 import pytest
 
-from tfdist_edu import loss_scaling, models, strategies
-
-
-@pytest.fixture(scope="module")
-def strategy():
-    strategy = strategies.make("mirrored")
-    assert strategy.num_replicas_in_sync >= 2, "tests/conftest.py should provide 2 logical CPUs"
-    return strategy
+from tfdist_edu import loss_scaling, models
 
 
 @pytest.fixture(scope="module")
@@ -76,28 +72,3 @@ def test_demo_explains_an_uneven_batch_a_reduced_loss_and_a_missing_penalty(stra
         loss_scaling.regularization_demo(strategy, model, images, labels)
     with strategy.scope(), pytest.raises(RuntimeError, match="outside"):
         loss_scaling.loss_scaling_demo(strategy, model, images, labels)
-
-
-def test_metric_pitfall_reports_3_5_as_the_loss_and_1_75_from_a_mean_of_scaled_losses():
-    pitfall = loss_scaling.metric_pitfall()
-    assert pitfall.global_batch == 4
-    assert pitfall.scaled == [1.25, 2.25]
-    assert pitfall.summed == pytest.approx(3.5)
-    assert pitfall.metric_of_scaled == pytest.approx(1.75)
-    assert pitfall.metric_of_examples == pytest.approx(3.5)
-
-
-def test_metric_pitfall_gives_the_same_numbers_under_a_two_replica_strategy(strategy):
-    losses = [[2.0, 3.0], [4.0, 5.0], [6.0, 7.0], [8.0, 9.0]][:strategy.num_replicas_in_sync]
-    pitfall = loss_scaling.metric_pitfall(losses, strategy=strategy)
-    mean = float(np.mean(losses))
-    assert pitfall.summed == pytest.approx(mean)
-    assert pitfall.metric_of_scaled == pytest.approx(mean / len(losses))
-    assert pitfall.metric_of_examples == pytest.approx(mean)
-
-
-def test_metric_pitfall_refuses_a_strategy_with_another_replica_count(strategy):
-    with pytest.raises(ValueError, match="replicas"):
-        loss_scaling.metric_pitfall([[1.0]] * (strategy.num_replicas_in_sync + 1), strategy=strategy)
-    with pytest.raises(ValueError, match="same"):
-        loss_scaling.metric_pitfall([[1.0, 2.0], [3.0]])
