@@ -173,8 +173,8 @@ def run_parameter_server(
     with ``MinSizePartitioner(min_shard_bytes, max_shards=num_ps)``. Output streams as
     ``[coordinator] ...`` (and ``[ps 0]``, ``[worker 1]``... with ``separate_processes``) when
     ``echo`` is true. Every process is killed by ``deadline_s`` at the latest, raising
-    :class:`tfdist_edu.cluster.ClusterTimeout`; a process that fails raises
-    :class:`tfdist_edu.cluster.WorkerFailed` with its last lines. Nothing outlives the call.
+    :class:`tfdist_edu.supervisor.ClusterTimeout`; a process that fails raises
+    :class:`tfdist_edu.supervisor.WorkerFailed` with its last lines. Nothing outlives the call.
     """
     _check_counts(num_workers=num_workers, num_ps=num_ps, steps=steps)
     if partition and (not isinstance(min_shard_bytes, int) or min_shard_bytes < 1):
