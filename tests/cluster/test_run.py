@@ -5,6 +5,7 @@ cores). Each of them also checks that no process is left behind and the ports ar
 """
 
 import _thread
+import signal
 import subprocess
 import sys
 import threading
@@ -115,11 +116,17 @@ def test_keyboard_interrupt_kills_every_worker_and_is_re_raised(tmp_path):
         time.sleep(1)
         _thread.interrupt_main()  # what pressing "interrupt" in Jupyter does to the kernel
 
-    threading.Thread(target=interrupt_once_both_joined, daemon=True).start()
-    with pytest.raises(KeyboardInterrupt):
-        cluster.launch_workers(
-            script, hosts=hosts, deadline_s=600, workdir=tmp_path / "run", echo=False
-        )
+    # A job started in the background by a shell (`make test &`) inherits SIGINT ignored, and
+    # then interrupt_main() does nothing: handle SIGINT as Jupyter's kernel does.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        threading.Thread(target=interrupt_once_both_joined, daemon=True).start()
+        with pytest.raises(KeyboardInterrupt):
+            cluster.launch_workers(
+                script, hosts=hosts, deadline_s=240, workdir=tmp_path / "run", echo=False
+            )
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert_nothing_left(hosts)
 
 
