@@ -2,7 +2,7 @@
 #   make demo   installs into .venv/ and runs the tour, the main job, on this machine
 #   make test   installs everything the tests need and runs every test (CI runs this)
 # Instructors: make grade SUBMISSIONS=dir, make slides, make exercises, make compat,
-#   make retarget REPO=owner/name REF=branch.
+#   make retarget REPO=owner/name REF=branch, make outputs (after make test).
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
@@ -14,7 +14,7 @@ SUBMISSIONS ?= submissions
 GRADES ?= grades
 export TF_CPP_MIN_LOG_LEVEL ?= 2
 
-.PHONY: demo test test-fast instructor grade slides exercises compat site retarget colab-test clean
+.PHONY: demo test test-fast instructor grade slides exercises compat site outputs retarget colab-test clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -83,6 +83,12 @@ site: $(VENV)/.test-installed
 	test -f tour-report/report.md || $(BIN)/tfdist-edu tour --out tour-report
 	test -d build/slides || $(BIN)/tfdist-instructor slides --out build/slides
 	$(BIN)/tfdist-instructor site --executed build/executed --out build/site
+
+# Store the outputs of the normal-mode run `make test` left in build/executed/ in the lessons, so
+# they show results before anyone runs them (tests/test_stored_outputs.py fails when a lesson's
+# code changes without this refresh).
+outputs: $(VENV)/.instructor-installed
+	$(BIN)/tfdist-instructor outputs --executed build/executed
 
 # Point every badge, install and clone cell at a fork and branch. Standard library only, so it
 # runs before anything is installed.

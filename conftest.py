@@ -6,6 +6,7 @@ shows what CI executed instead of running the lessons a second time.
 """
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -24,11 +25,14 @@ def pytest_collectstart(collector):
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_call(item):
+    start = time.perf_counter()
     yield
     outputs = getattr(item, "test_outputs", None)  # set by nbval once the cell has run
     if EXECUTED_DIR and outputs is not None:
         item.cell.outputs = outputs
         item.cell.execution_count = item.cell_num
+        # How long the cell took, for `make outputs` and scripts/lesson_times.py.
+        item.cell.metadata["tfdist_edu"] = {"seconds": round(time.perf_counter() - start, 2)}
         _executed[Path(str(item.parent.fspath))] = item.parent.nb
 
 
@@ -37,8 +41,12 @@ def pytest_sessionfinish(session):
         return
     import nbformat
 
+    from tfdist_edu import settings
+
     root = Path(str(session.config.rootpath))
+    run = {"fast_mode": settings.fast_mode(), "data": os.environ.get("TFDIST_EDU_DATA", "auto")}
     for path, nb in _executed.items():
+        nb.metadata.setdefault("tfdist_edu", {})["run"] = run
         target = Path(EXECUTED_DIR) / path.relative_to(root)
         target.parent.mkdir(parents=True, exist_ok=True)
         nbformat.write(nb, target)

@@ -1,4 +1,4 @@
-"""The ``tfdist-instructor`` command: grade, exercises, slides, compat and retarget.
+"""The ``tfdist-instructor`` command: grade, exercises, slides, compat, site, outputs, retarget.
 
 Bad input (a missing folder, an unwritable output folder, an unknown exercise) gets one line
 and a non-zero exit, before any work starts.
@@ -32,6 +32,16 @@ def _site(args):
     return 0
 
 
+def _outputs(args):
+    from tfdist_instructor import outputs
+
+    written = outputs.store(args.executed)
+    for name, size in written.items():
+        print(f"{name}: outputs stored, {size / 1024:.0f} KiB")
+    print(f"{len(written)} lessons, {sum(written.values()) / 1024:.0f} KiB in all")
+    return 0
+
+
 def build_parser():
     """Return the argument parser of the ``tfdist-instructor`` command."""
     from tfdist_instructor import grading, retarget, slides
@@ -54,6 +64,10 @@ def build_parser():
     site.add_argument("--slides", default="build/slides", help="built decks to link (if present)")
     site.add_argument("--tour", default="tour-report", help="the tour's report folder (if present)")
     site.set_defaults(func=_site)
+    outputs = sub.add_parser("outputs", help="store the executed lessons' outputs in notebooks/ "
+                             "(after `make test`), so students see results before running")
+    outputs.add_argument("--executed", default="build/executed", help="executed notebooks (make test leaves them)")
+    outputs.set_defaults(func=_outputs)
     retarget.add_cli(sub)
     return parser
 

@@ -1,0 +1,122 @@
+"""Store one executed run's outputs in the lessons, so a student sees results before running.
+
+``make outputs`` (``tfdist-instructor outputs``) copies the outputs of the normal-mode run that
+``make test`` left in build/executed/ into notebooks/*.ipynb: text, tables and figures (PNGs
+re-compressed, widget state dropped). It refuses an executed copy whose code differs from the
+lesson's, or that ran in fast mode. Each lesson records the hash of its code cells, and
+tests/test_stored_outputs.py fails when a lesson's code changes without a refresh.
+"""
+
+import base64
+import datetime
+import hashlib
+import io
+import re
+from pathlib import Path
+
+import nbformat
+
+from tfdist_instructor import REPO_ROOT
+from tfdist_instructor.machine import describe as describe_machine
+
+WIDGET = "application/vnd.jupyter.widget-view+json"
+LABEL_PREFIX = "**Outputs shown**"
+DATA_LINE = re.compile(r"^(Fashion-MNIST|SVHN): .*$", re.M)
+
+
+def code_hash(nb):
+    """The sha256 of a notebook's code cells, in order: what its stored outputs depend on."""
+    sources = "\n\x1e\n".join(cell.source for cell in nb.cells if cell.cell_type == "code")
+    return hashlib.sha256(sources.encode()).hexdigest()
+
+
+def stale_reason(nb):
+    """Return why a lesson's stored outputs are stale, or None when they match its code."""
+    stored = nb.metadata.get("tfdist_edu", {}).get("stored_outputs")
+    if not stored:
+        return "it stores no outputs"
+    if stored.get("code_sha256") != code_hash(nb):
+        return f"its code changed after the outputs stored on {stored.get('date')} were made"
+    return None
+
+
+def store(executed="build/executed", notebooks=None):
+    """Copy every executed lesson's outputs into its notebook; return {name: bytes written}."""
+    notebooks = Path(notebooks or REPO_ROOT / "notebooks")
+    lessons = sorted(notebooks.glob("[0-9][0-9]_*.ipynb"))
+    pairs = [(path, _executed_copy(Path(executed), path)) for path in lessons]
+    machine, date = describe_machine(), datetime.date.today().isoformat()
+    written = {}
+    for path, run in pairs:  # every copy is checked above before any lesson is written
+        nb = nbformat.read(path, as_version=4)
+        seconds = 0.0
+        for cell, done in zip(nb.cells, run.cells):
+            if cell.cell_type == "code":
+                cell.outputs = [out for out in map(_clean, done.outputs) if out is not None]
+                cell.execution_count = done.execution_count
+                seconds += done.metadata.get("tfdist_edu", {}).get("seconds", 0.0)
+        data = "; ".join(dict.fromkeys(m.group(0) for m in DATA_LINE.finditer(_text(nb))))
+        nb.metadata.pop("widgets", None)
+        nb.metadata.setdefault("tfdist_edu", {})["stored_outputs"] = {
+            "code_sha256": code_hash(nb), "date": date, "machine": machine,
+            "compute_seconds": round(seconds), "data": data or "no dataset"}
+        _label(nb, machine, date, data)
+        nbformat.write(nb, path)
+        written[path.name] = path.stat().st_size
+    return written
+
+
+def _executed_copy(executed, lesson):
+    copy = executed / "notebooks" / lesson.name
+    if not copy.is_file():
+        raise FileNotFoundError(f"no executed copy of {lesson.name} in {executed}/notebooks: "
+                                f"run `make test` first (it leaves the executed lessons there)")
+    run, nb = nbformat.read(copy, as_version=4), nbformat.read(lesson, as_version=4)
+    if code_hash(run) != code_hash(nb):
+        raise ValueError(f"{copy} ran different code than {lesson}: run `make test` again")
+    if run.metadata.get("tfdist_edu", {}).get("run", {}).get("fast_mode", True):
+        raise ValueError(f"{copy} ran in fast mode (or records no mode); store only a "
+                         f"normal-mode run, as `make test` makes it")
+    return run
+
+
+def _clean(output):
+    """Drop widget state and stderr noise; re-compress figures. None drops the output."""
+    output = nbformat.from_dict(output)
+    if output.output_type == "stream" and output.name == "stderr":
+        return None  # TensorFlow's log chatter; the lesson's own messages go to stdout
+    data = output.get("data")
+    if data is not None:
+        data.pop(WIDGET, None)
+        if "image/png" in data:
+            data["image/png"] = _smaller_png(data["image/png"])
+        if not data:
+            return None
+    return output
+
+
+def _smaller_png(b64):
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(base64.b64decode(b64)))
+    buffer = io.BytesIO()
+    image.convert("RGB").quantize(colors=128, method=Image.Quantize.MEDIANCUT).save(
+        buffer, format="PNG", optimize=True)
+    smaller = base64.b64encode(buffer.getvalue()).decode()
+    return smaller if len(smaller) < len(b64) else b64
+
+
+def _text(nb):
+    return "".join(out.get("text", "") for cell in nb.cells if cell.cell_type == "code"
+                   for out in cell.outputs if out.output_type == "stream")
+
+
+def _label(nb, machine, date, data):
+    """Say in the lesson's first cell where the stored outputs come from."""
+    line = (f"{LABEL_PREFIX}: one normal-mode run on {machine}, {date}; data: "
+            f"{data or 'none'}. Running the lesson replaces them with your own.")
+    first = nb.cells[0]
+    kept = [text for text in first.source.split("\n") if not text.startswith(LABEL_PREFIX)]
+    while kept and not kept[-1].strip():
+        kept.pop()
+    first.source = "\n".join(kept + ["", line])

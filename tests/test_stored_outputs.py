@@ -1,0 +1,82 @@
+"""Lessons carry the outputs of one normal-mode run, and say when those no longer match the code."""
+import pathlib
+
+import nbformat
+import pytest
+
+from tfdist_instructor import outputs
+
+LESSONS = sorted(pathlib.Path(__file__).parent.parent.glob("notebooks/[0-9][0-9]_*.ipynb"))
+MAX_PNG_BYTES = 200_000  # base64 characters of one stored figure
+
+
+def _lesson(code):
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Lesson"),
+                                         nbformat.v4.new_code_cell(code)])
+    nb.metadata["tfdist_edu"] = {"stored_outputs": {"code_sha256": outputs.code_hash(nb),
+                                                    "date": "2026-11-25"}}
+    return nb
+
+
+def test_editing_a_code_cell_without_refreshing_makes_the_lesson_stale():
+    nb = _lesson("print(6 * 7)")
+    assert outputs.stale_reason(nb) is None
+    nb.cells[1].source = "print(6 * 8)"
+    assert "code changed" in outputs.stale_reason(nb)
+
+
+def test_editing_prose_alone_keeps_the_stored_outputs_valid():
+    nb = _lesson("print(6 * 7)")
+    nb.cells[0].source += "\nA clearer sentence."
+    assert outputs.stale_reason(nb) is None
+
+
+def test_storing_refuses_an_executed_copy_of_other_code_before_writing_anything(tmp_path):
+    lessons, executed = tmp_path / "notebooks", tmp_path / "executed" / "notebooks"
+    lessons.mkdir()
+    executed.mkdir(parents=True)
+    nbformat.write(_lesson("print(1)"), lessons / "00_a.ipynb")
+    run = _lesson("print(2)")
+    run.metadata["tfdist_edu"]["run"] = {"fast_mode": False}
+    nbformat.write(run, executed / "00_a.ipynb")
+    before = (lessons / "00_a.ipynb").read_text()
+    with pytest.raises(ValueError, match="ran different code"):
+        outputs.store(tmp_path / "executed", lessons)
+    assert (lessons / "00_a.ipynb").read_text() == before
+
+
+def test_storing_refuses_a_fast_mode_run(tmp_path):
+    lessons, executed = tmp_path / "notebooks", tmp_path / "executed" / "notebooks"
+    lessons.mkdir()
+    executed.mkdir(parents=True)
+    nbformat.write(_lesson("print(1)"), lessons / "00_a.ipynb")
+    run = _lesson("print(1)")
+    run.metadata["tfdist_edu"]["run"] = {"fast_mode": True}
+    nbformat.write(run, executed / "00_a.ipynb")
+    with pytest.raises(ValueError, match="fast mode"):
+        outputs.store(tmp_path / "executed", lessons)
+
+
+def test_storing_copies_text_and_figures_and_drops_stderr_and_widgets(tmp_path):
+    lessons, executed = tmp_path / "notebooks", tmp_path / "executed" / "notebooks"
+    lessons.mkdir()
+    executed.mkdir(parents=True)
+    nbformat.write(_lesson("print(42)"), lessons / "00_a.ipynb")
+    run = _lesson("print(42)")
+    run.metadata["tfdist_edu"]["run"] = {"fast_mode": False}
+    run.cells[1].outputs = [
+        nbformat.v4.new_output("stream", name="stdout", text="Fashion-MNIST: real (IDX files)\n42\n"),
+        nbformat.v4.new_output("stream", name="stderr", text="W0000 tensorflow chatter\n"),
+        nbformat.v4.new_output("display_data", data={outputs.WIDGET: {"model_id": "x"},
+                                                     "text/plain": "Slider"})]
+    run.cells[1].metadata["tfdist_edu"] = {"seconds": 3.5}
+    nbformat.write(run, executed / "00_a.ipynb")
+    outputs.store(tmp_path / "executed", lessons)
+    stored = nbformat.read(lessons / "00_a.ipynb", as_version=4)
+    kinds = [(out.output_type, out.get("name")) for out in stored.cells[1].outputs]
+    assert kinds == [("stream", "stdout"), ("display_data", None)]
+    assert outputs.WIDGET not in stored.cells[1].outputs[1].data
+    meta = stored.metadata["tfdist_edu"]["stored_outputs"]
+    assert meta["data"] == "Fashion-MNIST: real (IDX files)" and meta["compute_seconds"] == 4
+    assert outputs.stale_reason(stored) is None
+    assert "**Outputs shown**" in stored.cells[0].source
