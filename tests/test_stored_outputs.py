@@ -4,7 +4,7 @@ import pathlib
 import nbformat
 import pytest
 
-from tfdist_instructor import outputs
+from tfdist_instructor import lesson_time, outputs
 
 LESSONS = sorted(pathlib.Path(__file__).parent.parent.glob("notebooks/[0-9][0-9]_*.ipynb"))
 MAX_PNG_BYTES = 200_000  # base64 characters of one stored figure
@@ -80,3 +80,12 @@ def test_storing_copies_text_and_figures_and_drops_stderr_and_widgets(tmp_path):
     assert meta["data"] == "Fashion-MNIST: real (IDX files)" and meta["compute_seconds"] == 4
     assert outputs.stale_reason(stored) is None
     assert "**Outputs shown**" in stored.cells[0].source
+
+
+def test_the_time_line_adds_reading_at_the_stated_pace_to_the_measured_compute():
+    nb = _lesson("x = 1\ny = 2\n")
+    nb.cells[0].source = "# Lesson\n\n" + " ".join(["word"] * 400) + "\n\nTime: about 99 minutes."
+    lesson_time.rewrite_time_line(nb, compute_seconds=600, machine="2 CPU cores (AMD, Linux)")
+    assert "Time: about 15 minutes: 3 to read" in nb.cells[0].source
+    assert "10 of computing, measured in normal mode on 2 CPU cores." in nb.cells[0].source
+    assert "99 minutes" not in nb.cells[0].source

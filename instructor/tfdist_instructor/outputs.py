@@ -17,6 +17,7 @@ from pathlib import Path
 import nbformat
 
 from tfdist_instructor import REPO_ROOT
+from tfdist_instructor.lesson_time import rewrite_time_line
 from tfdist_instructor.machine import describe as describe_machine
 
 WIDGET = "application/vnd.jupyter.widget-view+json"
@@ -61,6 +62,7 @@ def store(executed="build/executed", notebooks=None):
             "code_sha256": code_hash(nb), "date": date, "machine": machine,
             "compute_seconds": round(seconds), "data": data or "no dataset"}
         _label(nb, machine, date, data)
+        rewrite_time_line(nb, seconds, machine)
         nbformat.write(nb, path)
         written[path.name] = path.stat().st_size
     return written
