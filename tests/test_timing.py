@@ -65,3 +65,21 @@ def test_compare_reports_speedup_against_the_baseline_and_labels_the_source():
     assert "0.50x" in text and "measured on 2 CPU cores | synthetic" in text
     assert "<table>" in table._repr_html_()
     assert [row["run"] for row in table.rows] == ["default", "mirrored"]
+
+
+@pytest.mark.parametrize("jit_compile", [False, True])
+def test_callback_records_whether_fit_ran_with_xla(jit_compile):
+    model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(2)])
+    model.compile("sgd", keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+                  jit_compile=jit_compile)
+    run = timing.RunTiming(name="fit")
+    x, y = np.random.rand(32, 4).astype("float32"), np.random.randint(0, 2, 32)
+    model.fit(x, y, batch_size=16, epochs=1, verbose=0, callbacks=[timing.TimingCallback(run)])
+    assert run.jit_compile is jit_compile
+
+
+def test_the_comparison_table_prints_each_runs_jit_compile():
+    fast, plain = _run("default", [3, 1.0]), _run("mirrored", [4, 2.0])
+    fast.jit_compile, plain.jit_compile = True, False
+    rows = timing.compare([fast, plain]).rows
+    assert [row["jit_compile"] for row in rows] == ["True", "False"]

@@ -57,6 +57,13 @@ class RunTiming:
     hardware: str = ""
     data: str = ""
     history: dict = dataclasses.field(default_factory=dict)
+    # XLA on or off for this run's training step. Keras's jit_compile="auto" turns it on for a
+    # model built without a strategy on a GPU/TPU and off under any strategy, so a fair
+    # comparison sets it explicitly on every arm; the table prints it.
+    jit_compile: object = None
+    # Times of the equal-sized blocks of steps a run was split into (the tour alternates arms
+    # block by block), when it was.
+    block_seconds: list = dataclasses.field(default_factory=list)
 
     @property
     def first_epoch_s(self):
@@ -109,6 +116,10 @@ class TimingCallback(keras.callbacks.Callback):
         self.run = run
         self._timer = Timer()
 
+    def on_train_begin(self, logs=None):
+        if self.run.jit_compile is None:  # what compile() resolved "auto" to, on this machine
+            self.run.jit_compile = bool(getattr(self.model, "jit_compile", False))
+
     def on_epoch_begin(self, epoch, logs=None):
         self._timer.start()
 
@@ -132,6 +143,7 @@ _COLUMNS = (
     ("run", lambda r: r.name),
     ("replicas", lambda r: r.replicas),
     ("global batch", lambda r: r.global_batch),
+    ("jit_compile", lambda r: "-" if r.jit_compile is None else str(r.jit_compile)),
     ("first epoch (s)", lambda r: f"{r.first_epoch_s:.2f}"),
     ("steady epoch (s)", lambda r: f"{r.steady_epoch_s:.2f}"),
     ("step (ms)", lambda r: f"{1000 * r.steady_step_s:.1f}"),

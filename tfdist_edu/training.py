@@ -31,6 +31,9 @@ class CustomLoop:
     with the same keys as ``Model.fit`` (loss, accuracy, val_loss, val_accuracy).
     """
 
+    # The step is an ordinary tf.function: no XLA. Compare it with Model.fit(jit_compile=False).
+    jit_compile = False
+
     def __init__(self, strategy, model, optimizer, global_batch_size):
         self.strategy = strategy
         self.model = model
@@ -99,6 +102,7 @@ class CustomLoop:
         dist_test = (self.strategy.experimental_distribute_dataset(validation_data)
                      if validation_data is not None else None)
         run = run if run is not None else timing.RunTiming(name="custom loop")
+        run.jit_compile = self.jit_compile
         history = {}
         for epoch in range(epochs):
             for metric in self.metrics.values():
