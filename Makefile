@@ -3,6 +3,7 @@
 #   make test   installs everything the tests need and runs every test (CI runs this)
 # Instructors: make grade SUBMISSIONS=dir, make slides, make exercises, make compat,
 #   make retarget REPO=owner/name REF=branch, make outputs (after make test).
+# Maintainers: make upstream-canary (the newest TensorFlow/Keras against the lessons).
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
@@ -14,7 +15,7 @@ SUBMISSIONS ?= submissions
 GRADES ?= grades
 export TF_CPP_MIN_LOG_LEVEL ?= 2
 
-.PHONY: demo test test-fast instructor grade slides exercises compat site outputs retarget colab-test clean
+.PHONY: demo test test-fast instructor grade slides exercises compat site outputs retarget colab-test upstream-canary clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -99,6 +100,12 @@ retarget:
 # (its own stamps; see scripts/colab_stack.sh).
 colab-test:
 	PYTHON=$(PYTHON) scripts/colab_stack.sh $(PYTEST_ARGS)
+
+# The upstream sentinels (tests/upstream, docs/upstream.md) and every lesson, fast, against the
+# newest TensorFlow and Keras on the registry, in .venv-canary/; weekly in
+# .github/workflows/upstream-canary.yml.
+upstream-canary:
+	PYTHON=$(PYTHON) scripts/upstream_canary.sh $(PYTEST_ARGS)
 
 clean:
 	rm -rf build tour-report

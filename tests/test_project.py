@@ -52,3 +52,15 @@ def test_student_package_never_imports_instructor_tooling():
                      else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
             for name in names:
                 assert name.split(".")[0] not in forbidden, f"{path.name} imports {name}"
+
+
+def test_contributors_ci_runs_the_readme_test_command_and_a_weekly_upstream_canary():
+    workflows = ROOT / ".github" / "workflows"
+    test = (workflows / "test.yml").read_text()
+    assert re.search(r"^\s+- run: make test\b", test, re.M) and "pull_request" in test
+    canary = (workflows / "upstream-canary.yml").read_text()
+    assert "schedule" in canary and "make upstream-canary" in canary
+    assert "upstream-canary:" in (ROOT / "Makefile").read_text()
+    sentinels = (ROOT / "tests" / "upstream" / "test_sentinels.py").read_text()
+    for issue in ("62790", "19246", "22018", "11212"):
+        assert f"_{issue}_" in sentinels and issue in (ROOT / "docs" / "upstream.md").read_text()

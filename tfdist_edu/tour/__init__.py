@@ -1,23 +1,24 @@
-"""The main job: a short measured tour of the default and the mirrored strategy.
+"""The main job: a short, fair, repeated measurement of the default and the mirrored strategy.
 
 ``run_tour()`` trains the course CNN under the default strategy and under MirroredStrategy,
-each with ``Model.fit`` and with the reference custom loop, on whatever machine it runs on,
-and writes a report folder: report.md and report.html (a table and a reading of it),
-the figures as PNG, and the raw numbers as results.json.
+each with ``Model.fit`` and with the reference custom loop (``arms``), at one global batch and
+one ``jit_compile`` for all four. It alternates the arms block by block, reads the paired
+ratios with their spread (``reading``), and writes a report folder: report.md and report.html
+(a table and a reading of it), the figures as PNG, and the raw numbers as results.json.
 """
 
 import dataclasses
 import html
 import json
 import os
-import sys
 import tempfile
 
 from tfdist_edu import settings
 
-RUNS = (("default", "fit"), ("default", "custom loop"),
-        ("mirrored", "fit"), ("mirrored", "custom loop"))
-SAME_SPEED = 0.05  # throughputs within 5% of each other are read as "about as fast"
+from tfdist_edu.tour.arms import JIT_COMPILE, RUNS
+from tfdist_edu.tour import reading
+
+BLOCKS_PER_EPOCH = 4  # each epoch is run as 4 blocks per arm, the arms alternating
 
 
 def check_arguments(epochs, replicas, per_replica_batch, out):
@@ -54,77 +55,6 @@ def prepare_devices(replicas):
     return f"{replicas} logical {kind} devices simulated on one {kind}"
 
 
-def _train(strategy_name, method, course, epochs, per_replica_batch, hardware_label):
-    import keras
-
-    from tfdist_edu import data, models, strategies, timing, training
-
-    strategy = strategies.make(strategy_name)
-    # Same per-replica batch everywhere: more replicas means a larger global batch.
-    global_batch = per_replica_batch * strategy.num_replicas_in_sync
-    train = data.batches(course.train, global_batch)
-    test = data.batches(course.test, global_batch, shuffle=False)
-    run = timing.RunTiming.of(f"{strategy_name} {method}", strategy, course, global_batch,
-                              hardware=hardware_label, data=course.label)
-    print(f"\n== {run.name}: {strategies.describe(strategy)}, global batch {global_batch}",
-          flush=True)
-    keras.utils.set_random_seed(0)
-    with strategy.scope():
-        model = models.for_data(course)
-        optimizer = keras.optimizers.Adam(1e-3)
-    if method == "fit":
-        model.compile(optimizer, keras.losses.SparseCategoricalCrossentropy(from_logits=True),
-                      metrics=["accuracy"])
-        # shuffle=False: the pipeline already shuffles each epoch (data.batches).
-        model.fit(train, epochs=epochs, validation_data=test, shuffle=False,
-                  verbose=1 if sys.stdout.isatty() else 2,
-                  callbacks=[timing.TimingCallback(run)])
-    else:
-        training.CustomLoop(strategy, model, optimizer, global_batch).fit(
-            train, epochs=epochs, validation_data=test, run=run)
-    return run
-
-
-def reading(runs, device_note):
-    """Return a paragraph that reads the measured runs, with the numbers in it."""
-    by_name = {run.name: run for run in runs}
-    default, mirrored = by_name["default fit"], by_name["mirrored fit"]
-    ratio = mirrored.examples_per_s / default.examples_per_s
-    if abs(ratio - 1) <= SAME_SPEED:
-        speed = f"about as fast ({ratio:.2f}x)"
-    else:
-        speed = f"{ratio:.1f}x faster" if ratio > 1 else f"{1 / ratio:.1f}x slower"
-    text = (f"With Model.fit, MirroredStrategy over {mirrored.replicas} replicas ({device_note}) "
-            f"was {speed} than the default strategy in the steady state "
-            f"({mirrored.examples_per_s:,.0f} vs {default.examples_per_s:,.0f} examples/s). ")
-    if abs(ratio - 1) <= SAME_SPEED:
-        text += ("Within a few percent, that is the noise of one short run: neither setup is "
-                 "faster here. ")
-    elif "simulated" in device_note and ratio < 1:
-        text += ("Its replicas are logical devices that share the same processor, so they "
-                 "cannot compute in parallel, while every step still pays for splitting the "
-                 "batch and all-reducing the gradients. ")
-    elif ratio < 1:
-        text += ("At this model and batch size the per-step synchronisation outweighs the "
-                 "extra compute; a larger global batch or more work per step pays it back. ")
-    else:
-        text += "The replicas computed in parallel and the gradient all-reduce cost less than it saved. "
-    first = max(runs, key=lambda r: r.first_epoch_s / r.steady_epoch_s)
-    if first.first_epoch_s > first.steady_epoch_s:
-        text += (f"The first epoch of {first.name} took {first.first_epoch_s:.1f}s against "
-                 f"{first.steady_epoch_s:.1f}s later: it includes tracing the training step "
-                 "into a graph. ")
-    accuracy = {r.name: r.final("val_accuracy") for r in runs}
-    text += (f"After {len(default.epoch_seconds)} epochs the validation accuracy was "
-             + ", ".join(f"{acc:.1%} ({name})" for name, acc in accuracy.items()) + ". ")
-    if mirrored.global_batch > default.global_batch:
-        text += (f"The mirrored runs kept {mirrored.global_batch // mirrored.replicas} examples "
-                 f"per replica, so their global batch was {mirrored.global_batch} and they took "
-                 f"{mirrored.global_batch / default.global_batch:.0f}x fewer optimizer steps per "
-                 "epoch: that, not the strategy, is where a gap in accuracy comes from.")
-    return text
-
-
 def write_report(out, runs, paragraph, figures, header):
     """Write report.md, report.html, results.json and the figures into ``out``."""
     from tfdist_edu import timing
@@ -153,24 +83,44 @@ def write_report(out, runs, paragraph, figures, header):
 
 def run_tour(epochs=None, replicas=2, dataset="fashion_mnist", source=None,
              out="tour-report", per_replica_batch=64):
-    """Train four short runs, print their table and reading, write the report; return the runs."""
+    """Train the four arms alternately, print their table and reading, write the report."""
     check_arguments(epochs, replicas, per_replica_batch, out)
+    load_before = os.getloadavg()[0]  # before TensorFlow starts: anything else running?
     device_note = prepare_devices(replicas)
 
     from tfdist_edu import data, hardware, plots, timing
+    from tfdist_edu.tour.arms import Arm
 
     epochs = epochs or (2 if settings.fast_mode() else 3)
     report = hardware.detect()
     course = data.load(dataset, source=source)
+    global_batch = per_replica_batch * replicas  # the same on every arm
+    steps = max(1, course.num_train // global_batch // BLOCKS_PER_EPOCH)
     header = [f"Hardware: {report.summary()}", f"Data: {course.describe()}",
-              f"TensorFlow {report.tensorflow}, Keras {report.keras}; {epochs} epochs per run."]
+              f"TensorFlow {report.tensorflow}, Keras {report.keras}; {epochs} epochs of "
+              f"{BLOCKS_PER_EPOCH} blocks x {steps} steps per run, global batch {global_batch} "
+              f"and jit_compile={JIT_COMPILE} on every run."]
     print("\n".join(header), flush=True)
-    runs = [_train(strategy, method, course, epochs, per_replica_batch, report.summary())
-            for strategy, method in RUNS]
-    paragraph = reading(runs, device_note)
+    arms = [Arm(s, m, course, global_batch, steps, report.summary()) for s, m in RUNS]
+    _alternate(arms, epochs)
+    runs = [arm.run for arm in arms]
+    paragraph = reading.reading(runs, device_note, load_before)
     figures = {"epoch_times": plots.plot_epoch_times(runs),
                "training_curves": plots.plot_training_curves(runs)}
     write_report(out, runs, paragraph, figures, header)
     print("\n" + str(timing.compare(runs)) + "\n\n" + paragraph, flush=True)
     print(f"\nReport written to {os.path.abspath(out)}/report.html (and report.md, results.json)")
     return runs
+
+
+def _alternate(arms, epochs):
+    """Run every arm block by block, reversing the order each round; print progress."""
+    rounds = epochs * BLOCKS_PER_EPOCH
+    for round_ in range(rounds):
+        order = arms if round_ % 2 == 0 else arms[::-1]
+        times = {arm.run.name: arm.run_block() for arm in order}
+        print(f"round {round_ + 1}/{rounds}: " + ", ".join(
+            f"{name} {seconds:.1f} s" for name, seconds in times.items()), flush=True)
+        if (round_ + 1) % BLOCKS_PER_EPOCH == 0:
+            for arm in arms:
+                arm.end_epoch(BLOCKS_PER_EPOCH)

@@ -1,0 +1,57 @@
+"""The tour's reading: paired ratios with their spread, no story told about a disturbed run."""
+from tfdist_edu import timing
+from tfdist_edu.tour import reading
+
+SIMULATED = "2 logical CPU devices simulated on one CPU"
+
+
+def _run(name, blocks, replicas=1, acc=0.9):
+    return timing.RunTiming(name=name, replicas=replicas, global_batch=128, jit_compile=False,
+                            block_seconds=list(blocks), history={"val_accuracy": [acc]})
+
+
+def _runs(default_fit, mirrored_fit, loops=(2.0,) * 8):
+    return [_run("default fit", default_fit), _run("default custom loop", loops),
+            _run("mirrored fit", mirrored_fit, 2), _run("mirrored custom loop", loops, 2)]
+
+
+def test_overlapping_spreads_read_as_no_measurable_difference():
+    text = reading.reading(_runs([3, 1.0, 1.1, 0.9, 1.0, 1.05, 0.95, 1.0],
+                                 [3, 1.05, 0.95, 1.0, 1.1, 0.9, 1.0, 1.0]), SIMULATED, 0.0)
+    assert "Mirrored vs default with fit: no measurable difference" in text
+    assert "faster" not in text and "slower" not in text
+
+
+def test_a_consistent_gap_is_reported_with_its_spread():
+    text = reading.reading(_runs([3] + [1.0] * 7, [3, 2.0, 2.1, 1.9, 2.0, 2.0, 2.2, 1.8]),
+                           SIMULATED, 0.0)
+    assert ("Mirrored vs default with fit: mirrored slower, at 0.50x the default's throughput "
+            "(median 0.50x; middle half of 7 paired blocks 0.49x-0.51x)") in text
+    assert "share" not in text and "logical devices on one processor" in text
+
+
+def test_the_reading_names_the_common_global_batch_and_jit_compile():
+    text = reading.reading(_runs([3] + [1.0] * 7, [3] + [1.0] * 7), "2 GPUs", 0.0)
+    assert "global batch 128 with jit_compile=False" in text and "alternately" in text
+
+
+def test_a_busy_machine_is_flagged_instead_of_explained():
+    text = reading.reading(_runs([3] + [1.0] * 7, [3] + [1.0] * 7), SIMULATED, load_before=4.0)
+    assert "This run was disturbed (the load average was 4.0" in text
+    assert "cannot be read as tracing alone" in text and "it includes tracing" not in text
+
+
+def test_outlier_blocks_flag_a_disturbed_run():
+    text = reading.reading(_runs([3, 1.0, 1.0, 4.0, 1.0, 1.0, 1.0, 1.0], [3] + [1.0] * 7),
+                           SIMULATED, 0.0)
+    assert "1 steady block(s) took over 1.5x their arm's median block" in text
+
+
+def test_a_quiet_run_attributes_the_first_blocks_extra_time_to_tracing():
+    text = reading.reading(_runs([6.0] + [1.0] * 7, [3] + [1.0] * 7), SIMULATED, 0.0)
+    assert "The first block of default fit took 6.0 s against a median of 1.0 s" in text
+
+
+def test_the_first_round_is_left_out_of_the_paired_ratios():
+    default, mirrored = _run("a", [10.0, 1.0, 2.0]), _run("b", [1.0, 2.0, 2.0])
+    assert reading.paired_ratios(default, mirrored) == [0.5, 1.0]

@@ -1,0 +1,72 @@
+"""Sentinels: each upstream bug the course works around, reproduced; a test fails the day it is fixed.
+
+A passing sentinel means the bug is still there and the lesson's workaround is still needed.
+A failing one names the upstream issue and the places in the course to update, so a lesson
+never keeps explaining a bug that a release has fixed. Bugs that need a cluster are reproduced
+by the support matrix (tests/instructor/test_compat.py, the sentinels there). The whole list,
+with where each workaround lives: docs/upstream.md. `make upstream-canary` runs these against
+the newest TensorFlow and Keras on the registry.
+"""
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+SCRIPTS = Path(__file__).parent / "scripts"
+
+
+def _run(script):
+    result = subprocess.run([sys.executable, str(SCRIPTS / script)], capture_output=True,
+                            text=True, timeout=300)
+    return result.returncode, result.stdout + result.stderr
+
+
+def _fixed(issue, what, where):
+    return (f"{issue} looks fixed on TensorFlow {metadata.version('tensorflow')} / Keras "
+            f"{metadata.version('keras')}: {what}. Update {where}, then this sentinel.")
+
+
+@pytest.mark.slow
+def test_tensorflow_62790_a_second_mirrored_strategy_still_breaks_the_collectives():
+    code, output = _run("second_mirrored_strategy.py")
+    assert code != 0 and "Shape mismatch in the collective instance" in output, _fixed(
+        "tensorflow/tensorflow#62790", "a second MirroredStrategy() in one process trained",
+        "tfdist_edu/strategies.py (fresh collective keys), lessons 2-5 and deck 2")
+
+
+@pytest.mark.slow
+def test_keras_19246_steps_per_execution_still_fails_under_mirrored_strategy():
+    code, output = _run("steps_per_execution_mirrored.py")
+    assert code != 0 and "multi_step_on_iterator" in output, _fixed(
+        "keras-team/keras#19246", "fit(steps_per_execution=2) under MirroredStrategy trained",
+        "lesson 4 (steps_per_execution) and deck 4")
+
+
+# What lesson 3 teaches about the activity-regulariser penalty, by Keras release:
+# divided by the batch (keras-team/keras#22018) or summed over it.
+DIVIDES_BY_BATCH = {"3.13.2": False, "3.15.1": True}
+
+
+def test_keras_22018_the_activity_regulariser_penalty_is_what_lesson_3_says():
+    code, output = _run("activity_regulariser.py")
+    assert code == 0, output[-2000:]
+    divided = "PENALTY 1.0000" in output
+    version = metadata.version("keras")
+    expected = DIVIDES_BY_BATCH.get(version, True)  # newer releases: as 3.15.1 does
+    assert divided == expected, _fixed(
+        "keras-team/keras#22018", f"the penalty is {'divided by' if divided else 'summed over'} "
+        f"the batch on Keras {version}", "lesson 3 (the activity-regulariser cells) and "
+        "DIVIDES_BY_BATCH here")
+
+
+def test_tensorflow_datasets_11212_still_does_not_declare_importlib_resources():
+    from packaging.requirements import Requirement
+
+    declared = [r for r in map(Requirement, metadata.requires("tensorflow-datasets") or [])
+                if r.name.replace("-", "_") == "importlib_resources"
+                and (r.marker is None or r.marker.evaluate({"extra": ""}))]
+    assert not declared, _fixed(
+        "tensorflow/datasets#11212", "tensorflow-datasets declares importlib_resources",
+        "pyproject.toml (drop importlib_resources) and the Colab setup cells")

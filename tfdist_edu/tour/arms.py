@@ -1,0 +1,74 @@
+"""The tour's four arms: default and mirrored strategy, each with Model.fit and a custom loop.
+
+Every arm trains the same model at the same global batch with the same ``jit_compile``, and
+runs in equal blocks of steps so the tour can alternate the arms block by block: a machine
+that slows down for a while then slows every arm, not just the one that happened to run.
+"""
+
+RUNS = (("default", "fit"), ("default", "custom loop"),
+        ("mirrored", "fit"), ("mirrored", "custom loop"))
+# Explicit on every arm. Keras's "auto" would turn XLA on for the default strategy on a GPU and
+# off under MirroredStrategy (keras/src/trainers/trainer.py, _resolve_auto_jit_compile): an
+# unfair race. The custom loop's tf.function has no XLA either (training.CustomLoop).
+JIT_COMPILE = False
+
+
+class Arm:
+    """One strategy x training method, trained a block of steps at a time."""
+
+    def __init__(self, strategy_name, method, course, global_batch, steps_per_block, hardware):
+        import keras  # here, not at the top: `tfdist-edu tour --help` must not wait for TensorFlow
+
+        from tfdist_edu import data, models, strategies, timing, training
+
+        self.method = method
+        self.strategy = strategies.make(strategy_name)
+        self.steps = steps_per_block
+        self.run = timing.RunTiming.of(
+            f"{strategy_name} {method}", self.strategy, course, global_batch, hardware=hardware,
+            data=course.label, jit_compile=JIT_COMPILE, examples_per_epoch=0)
+        # Endless, shuffled, uncached: each block takes the next `steps` batches of a fresh pass.
+        self.train = data.batches(course.train, global_batch, cache=False, repeat=True)
+        self.test = data.batches(course.test, global_batch, shuffle=False)
+        keras.utils.set_random_seed(0)
+        with self.strategy.scope():
+            self.model = models.for_data(course)
+            optimizer = keras.optimizers.Adam(1e-3)
+        if method == "fit":
+            self.model.compile(optimizer, keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+                               metrics=["accuracy"], jit_compile=JIT_COMPILE)
+        else:
+            self.loop = training.CustomLoop(self.strategy, self.model, optimizer, global_batch)
+        self._logs = {}
+
+    def run_block(self):
+        """Train one block of steps; record and return its wall time in seconds."""
+        from tfdist_edu import timing
+
+        timer = timing.Timer()
+        with timer:
+            if self.method == "fit":
+                blocks = len(self.run.block_seconds)
+                history = self.model.fit(self.train, epochs=blocks + 1, initial_epoch=blocks,
+                                         steps_per_epoch=self.steps, verbose=0, shuffle=False)
+                self._logs = {k: v[-1] for k, v in history.history.items()}
+            else:
+                self._logs = self.loop.fit(self.train.take(self.steps), verbose=False,
+                                           run=timing.RunTiming(name="block"))
+                self._logs = {k: v[-1] for k, v in self._logs.items()}
+        self.run.block_seconds.append(timer.times[-1])
+        return timer.times[-1]
+
+    def end_epoch(self, blocks_per_epoch):
+        """Close an epoch: its time is the sum of its blocks; evaluate on the test split."""
+        self.run.epoch_seconds.append(sum(self.run.block_seconds[-blocks_per_epoch:]))
+        self.run.steps_per_epoch = self.steps * blocks_per_epoch
+        self.run.examples_per_epoch = self.run.steps_per_epoch * self.run.global_batch
+        if self.method == "fit":
+            val_loss, val_accuracy = self.model.evaluate(self.test, verbose=0)
+        else:
+            val_loss, val_accuracy = self.loop.evaluate(self.test)
+        logs = {"loss": self._logs.get("loss"), "accuracy": self._logs.get("accuracy"),
+                "val_loss": val_loss, "val_accuracy": val_accuracy}
+        for key, value in logs.items():
+            self.run.history.setdefault(key, []).append(float(value))

@@ -1,0 +1,79 @@
+"""Read the tour's alternated blocks: paired ratios with their spread, and a disturbed run flagged.
+
+Blocks of the same round ran back to back, so the ratio of two arms' block times in one round
+is one paired measurement; the first round, which includes tracing, is left out. A ratio is
+read as a difference only when the middle half of the paired ratios lies on one side of 1.
+"""
+
+import os
+import statistics
+
+OUTLIER = 1.5  # a steady block over 1.5x its arm's median block: the machine was disturbed
+BUSY_LOAD = 0.5  # a load average per core above this before the tour: something else ran
+
+
+def paired_ratios(baseline, other):
+    """Throughput of ``other`` relative to ``baseline`` in each steady round (>1: faster)."""
+    return [b / o for b, o in zip(baseline.block_seconds[1:], other.block_seconds[1:])]
+
+
+def summarise(ratios):
+    """(median, lower quartile, upper quartile) of a list of ratios."""
+    if len(ratios) < 2:
+        value = ratios[0] if ratios else float("nan")
+        return value, value, value
+    low, median, high = statistics.quantiles(ratios, n=4, method="inclusive")
+    return median, low, high
+
+
+def verdict(ratios, what):
+    """One sentence: faster, slower, or no measurable difference, with the spread."""
+    median, low, high = summarise(ratios)
+    spread = f"median {median:.2f}x; middle half of {len(ratios)} paired blocks {low:.2f}x-{high:.2f}x"
+    if low <= 1 <= high:
+        return f"{what}: no measurable difference ({spread})."
+    word = "faster" if median > 1 else "slower"
+    return f"{what}: mirrored {word}, at {median:.2f}x the default's throughput ({spread})."
+
+
+def disturbances(runs, load_before, cores=None):
+    """Sentences naming what disturbed the measurement; empty when nothing did."""
+    cores = cores or os.cpu_count() or 1
+    found = []
+    if load_before / cores > BUSY_LOAD:
+        found.append(f"the load average was {load_before:.1f} on {cores} cores before the tour "
+                     "started: another process was using the CPU")
+    slow = sum(t > OUTLIER * statistics.median(r.block_seconds[1:])
+               for r in runs if len(r.block_seconds) > 2 for t in r.block_seconds[1:])
+    if slow:
+        found.append(f"{slow} steady block(s) took over {OUTLIER}x their arm's median block")
+    return found
+
+
+def reading(runs, device_note, load_before):
+    """Return the report's paragraph: each comparison with its spread, and any disturbance."""
+    by_name = {run.name: run for run in runs}
+    mirrored = by_name["mirrored fit"]
+    lines = [f"All four runs trained the same model at global batch {mirrored.global_batch} "
+             f"with jit_compile={mirrored.jit_compile}; MirroredStrategy used {mirrored.replicas} "
+             f"replicas ({device_note}). The arms ran alternately, block by block."]
+    for method in ("fit", "custom loop"):
+        ratios = paired_ratios(by_name[f"default {method}"], by_name[f"mirrored {method}"])
+        lines.append(verdict(ratios, f"Mirrored vs default with {method}"))
+    found = disturbances(runs, load_before)
+    if found:
+        lines.append("This run was disturbed (" + "; ".join(found) + "), so read its ratios "
+                     "with care and run the tour again on a quiet machine; the first blocks' "
+                     "extra time cannot be read as tracing alone.")
+    else:
+        first = max(runs, key=lambda r: r.block_seconds[0] - statistics.median(r.block_seconds))
+        lines.append(f"The first block of {first.name} took {first.block_seconds[0]:.1f} s against a "
+                     f"median of {statistics.median(first.block_seconds):.1f} s: it includes "
+                     "tracing the training step into a graph.")
+    if "simulated" in device_note:
+        lines.append("The replicas are logical devices on one processor, so they cannot compute "
+                     "in parallel, while every mirrored step still splits the batch and "
+                     "all-reduces the gradients.")
+    lines.append("Validation accuracy after the last epoch: " + ", ".join(
+        f"{r.final('val_accuracy'):.1%} ({r.name})" for r in runs) + ".")
+    return " ".join(lines)
