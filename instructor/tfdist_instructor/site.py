@@ -102,10 +102,17 @@ def _stage(src, lessons, slides, tour):
 
 
 def _copy_notebook(source, target, depth):
-    """Copy a notebook, pointing the Colab badge at a local picture (the real one is online)."""
+    """Copy a notebook, pointing the Colab badge at a local picture (the real one is online)
+    and giving each figure the alt text it was displayed with."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    text = source.read_text().replace(BADGE_URL, "../" * depth + BADGE_FILE)
-    target.write_text(text)
+    nb = json.loads(source.read_text().replace(BADGE_URL, "../" * depth + BADGE_FILE))
+    for cell in nb["cells"]:
+        alts = [out.get("metadata", {}).get("image/png", {}).get("alt")
+                for out in cell.get("outputs", []) if "image/png" in out.get("data", {})]
+        if any(alts):
+            # myst-nb reads image options from the cell (mystnb.image), not from the output.
+            cell["metadata"].setdefault("mystnb", {})["image"] = {"alt": " ".join(filter(None, alts))}
+    target.write_text(json.dumps(nb, indent=1, ensure_ascii=False))
 
 
 def _stage_exercise(exercise, target):

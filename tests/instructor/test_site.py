@@ -135,6 +135,10 @@ def _check_figures(browser, session, page, notebook, root):
     shown = browser.evaluate(session, "[...document.querySelectorAll('.cell_output img')]"
                                       ".filter(i => i.complete && i.naturalWidth > 0).length")
     assert shown == figures, f"{page.name}: {shown} of {figures} figures shown"
+    # Every figure has words: what it shows and its numbers, never its file name.
+    alts = browser.evaluate(session, "[...document.querySelectorAll('.cell_output img')].map(i => i.alt)")
+    wordless = [a for a in alts if not a or a.endswith(".png") or not any(c.isdigit() for c in a)]
+    assert not wordless, f"{page.name}: figures without alt text stating their data: {wordless}"
     if page.stem.startswith("04_"):  # a page with figures, kept for a person to look at
         png = base64.b64decode(browser.send("Page.captureScreenshot", session, format="png",
                                             captureBeyondViewport=True)["data"])

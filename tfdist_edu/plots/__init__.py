@@ -10,6 +10,8 @@ The figures are detached from pyplot, so a notebook shows each once, as the cell
 
 One concern a file:
 
+- ``alt``: words for every figure, read from its data (``alt_text(fig)``), shown beside
+  it in notebooks and written into the site, the decks and the tour report
 - ``style``: the projector style, the colours (``color_for``, ``RIGHT``, ``WRONG``,
   ``REFERENCE``) and the helpers every figure shares
 - ``parallelism``: ``plot_data_parallelism``
@@ -20,6 +22,7 @@ One concern a file:
 - ``placement``: ``plot_ps_placement``
 """
 
+from tfdist_edu.plots.alt import alt_text, set_alt
 from tfdist_edu.plots.curves import plot_training_curves
 from tfdist_edu.plots.mixed_precision import plot_loss_scale
 from tfdist_edu.plots.parallelism import plot_data_parallelism
@@ -29,7 +32,7 @@ from tfdist_edu.plots.speed import plot_epoch_times, plot_scaling_efficiency, pl
 from tfdist_edu.plots.style import REFERENCE, RIGHT, WRONG, color_for
 
 __all__ = [
-    "REFERENCE", "RIGHT", "WRONG", "color_for",
+    "REFERENCE", "RIGHT", "WRONG", "color_for", "alt_text", "set_alt",
     "plot_data_parallelism",
     "plot_loss_scaling", "plot_metric_pitfall", "plot_loss_scale",
     "plot_epoch_times", "plot_throughput", "plot_scaling_efficiency", "plot_training_curves",

@@ -5,8 +5,9 @@ import matplotlib.pyplot as plt
 import matplotlib.ticker
 import numpy as np
 
+from tfdist_edu.plots.alt import set_alt
 from tfdist_edu.plots.style import (_check_runs, _figure_function, _label_bars, _label_points,
-                                    _measured_on, color_for)
+                                    _measured_on, color_for, timing_labels)
 
 
 @_figure_function
@@ -32,7 +33,13 @@ def plot_epoch_times(runs):
     ax.margins(y=0.2)
     _measured_on(fig, runs)
     fig.subplots_adjust(bottom=0.25)
-    return fig
+    fastest = min(runs, key=lambda r: r.steady_epoch_s)
+    return set_alt(fig, "Epoch time per run, first epoch (includes tracing) beside the steady "
+                   "state: " + "; ".join(f"{r.name} ({r.replicas} replica(s), global batch "
+                                         f"{r.global_batch}) {r.first_epoch_s:.1f} s then "
+                                         f"{r.steady_epoch_s:.1f} s" for r in runs)
+                   + f". Fastest steady epoch: {fastest.name} at {fastest.steady_epoch_s:.1f} s. "
+                   + " ".join(timing_labels(runs)) + ".")
 
 
 _AGAINST = {"replicas": "number of replicas", "global_batch": "global batch size"}

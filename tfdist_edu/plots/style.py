@@ -50,6 +50,11 @@ def _figure_function(draw):
     def wrapper(*args, **kwargs):
         with plt.rc_context(_STYLE):
             fig = draw(*args, **kwargs)
+            # The first pyplot call may set up the notebook's inline backend, which turns
+            # interactive mode on; rc_context would undo that on exit and later plt figures of
+            # the lesson would never show. Keep what the backend set.
+            interactive = matplotlib.is_interactive()
+        matplotlib.interactive(interactive)
         plt.close(fig)  # otherwise a notebook shows it twice: once by pyplot, once as the value
         return fig
 
@@ -95,5 +100,10 @@ def _check_runs(runs):
     return runs
 
 
+def timing_labels(runs):
+    """The "measured on <hardware> | <data>" lines of some runs."""
+    return timing.compare(runs).labels()
+
+
 def _measured_on(fig, runs):
-    _footnote(fig, timing.compare(runs).labels())
+    _footnote(fig, timing_labels(runs))

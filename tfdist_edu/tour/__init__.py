@@ -69,15 +69,19 @@ def write_report(out, runs, paragraph, figures, header):
     rows = table.rows
     md_table = ["| " + " | ".join(rows[0]) + " |", "|" + " --- |" * len(rows[0])]
     md_table += ["| " + " | ".join(str(v) for v in row.values()) + " |" for row in rows]
-    images = [f"![{name}]({name}.png)" for name in figures]
+    from tfdist_edu.plots import alt_text
+
+    alts = {name: alt_text(figure) for name, figure in figures.items()}
+    images = [f"![{alts[name]}]({name}.png)" for name in figures]
     with open(os.path.join(out, "report.md"), "w") as f:
         f.write("\n\n".join(["# tfdist-edu tour", *header, "\n".join(md_table),
                              *table.labels(), paragraph, *images]) + "\n")
     body = "".join(f"<p>{html.escape(line)}</p>" for line in header)
     body += table._repr_html_() + f"<p>{html.escape(paragraph)}</p>"
-    body += "".join(f'<p><img src="{name}.png" alt="{name}" width="720"></p>' for name in figures)
+    body += "".join(f'<p><img src="{name}.png" alt="{html.escape(alts[name])}" width="720"></p>'
+                    for name in figures)
     with open(os.path.join(out, "report.html"), "w") as f:
-        f.write(f"<!doctype html><meta charset='utf-8'><title>tfdist-edu tour</title>"
+        f.write(f"<!doctype html><html lang='en'><meta charset='utf-8'><title>tfdist-edu tour</title>"
                 f"<h1>tfdist-edu tour</h1>{body}")
 
 

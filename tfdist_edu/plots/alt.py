@@ -1,0 +1,141 @@
+"""Words for every figure: alt text read from the figure's own data, for screen readers.
+
+``describe(fig)`` reads what was drawn (titles, axis labels, bar heights, the lines' end
+points, the legend, the "measured on" footnote) and says it in sentences, with the main result:
+the highest and lowest bar, where each line ends. A figure function may set a sentence of its
+own first with ``set_alt(fig, text)``; ``alt_text(fig)`` returns that or the description.
+
+In a notebook, ``import tfdist_edu`` registers ``display_bundle``: every matplotlib figure then
+displays as its PNG with the alt text beside it (``text/plain``, and ``alt`` in the PNG's
+metadata, which nbconvert's classic template writes into the ``<img>`` tag); the course site,
+the decks and the tour report carry it to their pages.
+"""
+
+import matplotlib.colors
+import matplotlib.container
+import matplotlib.text
+
+MAX_ITEMS = 8  # bars or lines listed by name; more are summarised by their extremes
+
+
+def set_alt(fig, text):
+    """Give ``fig`` an alt text of its own (a sentence stating its data and main result)."""
+    fig._tfdist_alt = text
+    return fig
+
+
+def alt_text(fig):
+    """The figure's alt text: the one set with ``set_alt``, or ``describe(fig)``."""
+    return getattr(fig, "_tfdist_alt", None) or describe(fig)
+
+
+def describe(fig):
+    """Describe a figure from its artists: what each panel plots and its main result."""
+    parts = [_text(fig._suptitle)] if getattr(fig, "_suptitle", None) else []
+    for ax in fig.axes:
+        if ax.has_data():
+            parts.append(_panel(ax))
+    notes = [_text(t) for t in fig.texts if _text(t) and t is not getattr(fig, "_suptitle", None)]
+    return " ".join(p for p in parts + notes if p).strip() or "An empty figure."
+
+
+def _text(artist):
+    return " ".join(artist.get_text().split()) if artist is not None else ""
+
+
+def _panel(ax):
+    title, x, y = _text(ax.title), ax.get_xlabel(), ax.get_ylabel()
+    head = f"{title}: " if title else ""
+    axes = f"{y or 'values'} against {x}" if x else (y or "values")
+    sentences = [f"{head}{axes}."]
+    bars = [c for c in ax.containers if isinstance(c, matplotlib.container.BarContainer)]
+    if bars:
+        sentences.append(_bars(ax, bars))
+    names = _legend_by_colour(ax)
+    lines = [line for line in ax.get_lines() if len(line.get_xdata()) > 1]
+    if lines:
+        sentences.append(_lines(lines, names))
+    points = [c for c in ax.collections if len(c.get_offsets()) and c.get_label()]
+    if points:
+        sentences.append(_points(points, names))
+    legend = ax.get_legend()
+    if legend is not None and not (lines or points):
+        labels = [_text(t) for t in legend.get_texts()]
+        sentences.append("Legend: " + "; ".join(labels[:MAX_ITEMS]) + ".")
+    return " ".join(sentences)
+
+
+def _bars(ax, containers):
+    ticks = [_text(t) for t in ax.get_xticklabels()]
+    values = []
+    for container in containers:
+        for bar in container.patches:
+            height = bar.get_height() + bar.get_y()
+            values.append((_tick_for(bar, ax, ticks), container.get_label(), height))
+    named = [f"{tick}{'' if label.startswith('_') else f' ({label})'} {height:.3g}"
+             for tick, label, height in values]
+    high = max(values, key=lambda v: v[2])
+    low = min(values, key=lambda v: v[2])
+    listed = "; ".join(named[:MAX_ITEMS]) + ("; ..." if len(named) > MAX_ITEMS else "")
+    return (f"{len(values)} bars: {listed}. Highest: {high[0]} at {high[2]:.3g}; "
+            f"lowest: {low[0]} at {low[2]:.3g}.")
+
+
+def _tick_for(bar, ax, ticks):
+    centre = bar.get_x() + bar.get_width() / 2
+    positions = list(ax.get_xticks())
+    if ticks and positions:
+        nearest = min(range(len(positions)), key=lambda i: abs(positions[i] - centre))
+        if nearest < len(ticks) and ticks[nearest]:
+            return ticks[nearest]
+    return f"x={centre:.3g}"
+
+
+def _legend_by_colour(ax):
+    """Legend labels keyed by their handle's colour: names for lines drawn without a label."""
+    legend = ax.get_legend() or next((a.get_legend() for a in ax.figure.axes if a.get_legend()), None)
+    if legend is None:
+        return {}
+    names = {}
+    for handle, text in zip(legend.legend_handles, legend.get_texts()):
+        colour = getattr(handle, "get_color", None) or getattr(handle, "get_facecolor", None)
+        if colour is not None:
+            names[matplotlib.colors.to_hex(_first(colour()))] = _text(text)
+    return names
+
+
+def _first(colour):
+    return colour[0] if hasattr(colour, "__len__") and len(colour) and hasattr(colour[0], "__len__") else colour
+
+
+def _name(artist, names, colour):
+    label = artist.get_label()
+    if label and not label.startswith("_"):
+        return label
+    return names.get(matplotlib.colors.to_hex(_first(colour)), "a line")
+
+
+def _lines(lines, names):
+    ends = [f"{_name(line, names, line.get_color())}{' (dashed)' if line.get_linestyle() == '--' else ''} "
+            f"goes from {line.get_ydata()[0]:.3g} to {line.get_ydata()[-1]:.3g}"
+            for line in lines[:MAX_ITEMS]]
+    more = f" ({len(lines) - MAX_ITEMS} more lines)" if len(lines) > MAX_ITEMS else ""
+    return f"{len(lines)} line(s): " + "; ".join(ends) + more + "."
+
+
+def _points(collections, names):
+    said = []
+    for collection in collections[:MAX_ITEMS]:
+        name = _name(collection, names, collection.get_facecolor())
+        xy = ", ".join(f"({x:.3g}, {y:.3g})" for x, y in collection.get_offsets()[:MAX_ITEMS])
+        said.append(f"{name} at {xy}")
+    return "Points: " + "; ".join(said) + "."
+
+
+def display_bundle(fig, include=None, exclude=None):
+    """IPython's display of a figure: the PNG, and the alt text as text and as the PNG's alt."""
+    from IPython.core.pylabtools import print_figure
+
+    text = alt_text(fig)
+    return ({"image/png": print_figure(fig, "png", bbox_inches="tight"), "text/plain": text},
+            {"image/png": {"alt": text}})
