@@ -105,7 +105,10 @@ def _legend_by_colour(ax):
 
 
 def _first(colour):
-    return colour[0] if hasattr(colour, "__len__") and len(colour) and hasattr(colour[0], "__len__") else colour
+    """One colour from what an artist returns: a colour, or an array of them (collections)."""
+    if isinstance(colour, str) or not len(colour) or isinstance(colour[0], (int, float)):
+        return colour
+    return colour[0]
 
 
 def _name(artist, names, colour):

@@ -26,8 +26,11 @@ _STYLE = {
     "grid.alpha": 0.3,
     "figure.dpi": 100,
 }
-RIGHT, WRONG, REFERENCE = "#2e8b57", "#c0392b", "#7f8c8d"
-_PALETTE = matplotlib.colormaps["tab10"].colors + matplotlib.colormaps["Dark2"].colors
+# Okabe and Ito's palette ("Color Universal Design", jfly.uni-koeln.de/color/, 2008): told apart
+# by readers with red-green or blue-yellow colour blindness, which tab10's green/red are not.
+# tests/plots/test_palette.py checks it by simulating protanopia, deuteranopia and tritanopia.
+RIGHT, WRONG, REFERENCE = "#0072B2", "#D55E00", "#7f7f7f"  # blue, vermillion, grey
+_PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
 _run_colors = {}
 
 
