@@ -1,5 +1,8 @@
 """5. Timing: epoch times, throughput and scaling efficiency of ``timing.RunTiming`` records."""
 
+import collections
+import textwrap
+
 import matplotlib.patches
 import matplotlib.pyplot as plt
 import matplotlib.ticker
@@ -22,8 +25,9 @@ def plot_epoch_times(runs):
     steady = ax.bar(x + 0.2, [r.steady_epoch_s for r in runs], 0.4, color=colours)
     _label_bars(ax, first, "{:.1f} s")
     _label_bars(ax, steady, "{:.1f} s")
-    ax.set_xticks(x, [f"{r.name}\n{r.replicas} replica(s)\nglobal batch {r.global_batch}"
-                      for r in runs])
+    # Long run names are wrapped, so neighbouring labels never print over each other.
+    ax.set_xticks(x, [f"{textwrap.fill(r.name, 18)}\n{r.replicas} replica(s)\nglobal batch "
+                      f"{r.global_batch}" for r in runs])
     ax.set_ylabel("seconds per epoch")
     ax.set_title("Epoch time per run: first epoch vs steady state")
     ax.legend([matplotlib.patches.Patch(facecolor="0.45", **first_style),
@@ -67,8 +71,10 @@ def plot_throughput(runs, against="replicas"):
     ax.xaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
     ax.set_xlabel(_AGAINST[against])
     ax.set_ylabel("examples per second (steady state)")
-    ax.set_ylim(bottom=0)
-    ax.set_title(f"Training throughput vs {_AGAINST[against]}")
+    ax.set_ylim(0, 1.15 * max(r.examples_per_s for r in runs))  # room for the top point's label
+    # Labels of runs that share an x are stacked upwards (_label_points): lift the title above them.
+    stacked = max(collections.Counter(getattr(r, against) for r in runs).values())
+    ax.set_title(f"Training throughput vs {_AGAINST[against]}", pad=6 + 7.5 * stacked)
     ax.legend()
     _measured_on(fig, runs)
     fig.subplots_adjust(bottom=0.2)
