@@ -53,6 +53,22 @@ def test_shared_cores_make_replicas_take_turns():
     assert model.step_s(4, 256) - model.link.all_reduce_s(1e8, 4) - 0.002 == pytest.approx(4 * (0.01 + 0.064))
 
 
+def test_the_overlapped_step_is_the_larger_of_compute_and_communication_plus_overhead():
+    model = _model()
+    compute, communication = 0.01 + 0.001 * 64, 6 * 1e-5 + 1.5 * 1e8 / 1e10
+    assert model.compute_s(4, 256) == pytest.approx(compute)
+    assert model.communication_s(4) == pytest.approx(communication)
+    assert model.overlapped_step_s(4, 256) == pytest.approx(max(compute, communication) + 0.002)
+
+
+def test_the_overlapped_step_never_exceeds_the_additive_one_and_they_meet_on_one_device():
+    for shared in (False, True):
+        model = _model(shared)
+        for n, batch in [(1, 8), (2, 64), (4, 4), (4, 4096)]:
+            assert model.overlapped_step_s(n, batch) <= model.step_s(n, batch)
+        assert model.overlapped_step_s(1, 64) == pytest.approx(model.step_s(1, 64))
+
+
 def test_speedup_compares_the_same_global_batch_on_one_and_on_n_devices():
     model = _model()
     assert model.speedup(4, 64) == pytest.approx(model.step_s(1, 256) / model.step_s(4, 256))
@@ -135,9 +151,3 @@ def test_reduce_to_one_device_is_priced_by_its_root():
     fitted = cost_model.fit_link(sizes, ns, [link.all_reduce_s(s, n) for s, n in zip(sizes, ns)],
                                  algorithm="one device")
     assert fitted == cost_model.Link(pytest.approx(1e-5), pytest.approx(1e9), "one device")
-
-
-def test_every_published_figure_names_its_source():
-    for key, figure in cost_model.PUBLISHED.items():
-        assert figure.value > 0 and figure.unit and figure.what and figure.source, key
-        assert figure.source in str(figure)

@@ -8,12 +8,17 @@ step(N, B) = the step's fixed cost + compute of the N replicas + all-reduce of t
 - all-reduce: ``2(N-1)`` latencies plus the bytes the busiest device moves over the link's
   bandwidth: ``2(N-1)/N`` of the gradients in a ring, ``2(N-1)`` times them at the root of
   reduce-to-one-device.
+
+The sum is an upper bound: an all-reduce that starts while the backward pass still runs hides
+part of its time. ``StepModel.overlapped_step_s`` is the lower bound, the larger of the two.
 Pure numpy, so the same functions price a real GPU server from ``PUBLISHED`` figures.
 """
 
 import dataclasses
 
 import numpy as np
+
+from tfdist_edu.published_figures import PUBLISHED, Figure  # noqa: F401 (lesson 5 and deck 5)
 
 
 def ring_bytes_per_device(size_bytes, n):
@@ -27,47 +32,6 @@ def root_bytes(size_bytes, n):
 
 
 BUSIEST_BYTES = {"ring": ring_bytes_per_device, "one device": root_bytes}
-
-
-@dataclasses.dataclass(frozen=True)
-class Figure:
-    """A published number, its unit, what it measures and where it was published."""
-
-    value: float
-    unit: str
-    what: str
-    source: str
-
-    def __str__(self):
-        return f"{self.what}: {self.value:g} {self.unit}\n    source: {self.source}"
-
-
-_HPC = "the HPC lesson's Model.fit logs (this course's reference material)"
-_RESNET = "github.com/sandeepkumar-skb/pytorch_experiments, torchvision_exp/README.md"
-_V100 = "NVIDIA Tesla V100 datasheet, interconnect bandwidth"
-PUBLISHED = {  # the GPU figures lesson 5 and deck 5 read; each value is the source's own
-    "cnn_1gpu_step": Figure(8, "ms", "course CNN, Model.fit on one GPU, time per step", _HPC),
-    "cnn_1gpu_batch": Figure(320, "examples", "course CNN on one GPU, batch", _HPC),
-    "cnn_validation": Figure(0.15, "of the data", "one-GPU run, validation_split", _HPC),
-    "fashion_mnist_train": Figure(60000, "examples", "Fashion-MNIST training set, the HPC runs' data",
-                                  "Xiao et al. 2017, Fashion-MNIST"),
-    "cnn_5gpu_step": Figure(9, "ms", "course CNN, MirroredStrategy on 5 GPUs, time per step", _HPC),
-    "cnn_5gpu_batch": Figure(64, "examples per GPU", "course CNN on 5 GPUs, batch", _HPC),
-    "resnet50_step": Figure(342.37, "ms", "ResNet-50 step on one V100, FP32, NCHW", _RESNET),
-    "resnet50_batch": Figure(128, "examples", "ResNet-50 on one V100, batch", _RESNET),
-    "resnet50_params": Figure(25.6, "M parameters", "ResNet-50 size",
-                              "Keras Applications table, keras.io/api/applications"),
-    "resnet50_macs": Figure(3.8, "G multiply-adds per 224x224 image", "ResNet-50 work",
-                            "He et al. 2015, Deep Residual Learning, Table 1"),
-    "pcie3": Figure(32, "GB/s", "PCIe Gen3 x16, both directions together", _V100),
-    "nvlink_v100": Figure(300, "GB/s", "NVLink on V100, both directions together", _V100),
-    "nvlink_a100": Figure(600, "GB/s", "NVLink on A100, both directions together",
-                          "NVIDIA A100 datasheet"),
-    "nccl_8xa100": Figure(195, "GB/s", "nccl-tests all_reduce bus bandwidth, 8 A100 on NVLink",
-                          "github.com/li-plus/playground, cuda/nccl.md"),
-    "ring_latency": Figure(10, "us", "latency of one ring step: an assumption, not a figure",
-                           "assumed; nccl-tests measures it with small messages"),
-}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -132,10 +96,23 @@ class StepModel:
     step_overhead_s: dict = dataclasses.field(default_factory=dict)
     shared_cores: bool = False
 
-    def step_s(self, n, global_batch):
+    def compute_s(self, n, global_batch):
+        """Seconds of compute: one replica's share, or all N shares in turn on shared cores."""
         one_replica = float(self.compute(global_batch / n))
-        compute = n * one_replica if self.shared_cores else one_replica
-        return (compute + self.link.all_reduce_s(self.gradient_bytes, n)
+        return n * one_replica if self.shared_cores else one_replica
+
+    def communication_s(self, n):
+        """Seconds of the all-reduce of the gradients on n replicas."""
+        return self.link.all_reduce_s(self.gradient_bytes, n)
+
+    def step_s(self, n, global_batch):
+        """Compute, then communication, then the fixed cost: no overlap (an upper bound)."""
+        return (self.compute_s(n, global_batch) + self.communication_s(n)
+                + self.step_overhead_s.get(n, 0.0))
+
+    def overlapped_step_s(self, n, global_batch):
+        """Communication hidden entirely behind compute, or the reverse (a lower bound)."""
+        return (max(self.compute_s(n, global_batch), self.communication_s(n))
                 + self.step_overhead_s.get(n, 0.0))
 
     def throughput(self, n, global_batch):

@@ -67,9 +67,10 @@ def make(name, devices=None, **kwargs):
     - default: ``tf.distribute.get_strategy()``, the no-op strategy outside any scope.
     - one_device: GPU:0 when there is a GPU, else CPU:0.
     - mirrored: every local GPU, else every logical CPU, with cross-device ops that let a
-      notebook build a second MirroredStrategy (see ``_mirrored``): reduction to one device,
-      or hierarchical copy over several physical GPUs. Pass ``cross_device_ops=`` to choose
-      (``tf.distribute.NcclAllReduce()`` is fastest on GPUs; it fails on CPUs).
+      notebook build a second MirroredStrategy (see ``_mirrored``): ``NcclAllReduce`` (NCCL's
+      ring or tree) over several physical GPUs, else ``ReductionToOneDevice`` (an ``AddN`` on
+      the first device, then copies back). Pass ``cross_device_ops=`` to choose
+      (``NcclAllReduce`` fails on CPUs).
     - central_storage: the same devices as mirrored, passed explicitly (with none it would
       use one replica on the CPU), variables kept on the CPU.
     - tpu: the TPU from ``hardware.connect_tpu()``; raises ``hardware.NoTPUError`` without one.
