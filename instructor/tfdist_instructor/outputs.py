@@ -11,6 +11,7 @@ import base64
 import datetime
 import hashlib
 import io
+import json
 import re
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from tfdist_instructor.machine import describe as describe_machine
 
 WIDGET = "application/vnd.jupyter.widget-view+json"
 LABEL_PREFIX = "**Outputs shown**"
+TIMES_FILE = "measured-times.json"  # in docs/: compute seconds of each lesson and solution
 DATA_LINE = re.compile(r"^(Fashion-MNIST|SVHN): .*$", re.M)
 
 
@@ -65,7 +67,22 @@ def store(executed="build/executed", notebooks=None):
         rewrite_time_line(nb, seconds, machine)
         nbformat.write(nb, path)
         written[path.name] = path.stat().st_size
+    _record_times(Path(executed), notebooks.parent / "docs" / TIMES_FILE, machine, date)
     return written
+
+
+def _record_times(executed, target, machine, date):
+    """Write the compute seconds of every executed lesson and solution, for the term plan."""
+    runs = sorted((executed / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    runs += sorted((executed / "solutions").glob("[0-9][0-9]_*/*.ipynb"))
+    seconds = {}
+    for path in runs:
+        nb = nbformat.read(path, as_version=4)
+        seconds[path.stem] = round(sum(cell.metadata.get("tfdist_edu", {}).get("seconds", 0.0)
+                                       for cell in nb.cells if cell.cell_type == "code"))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps({"machine": machine, "date": date, "mode": "normal",
+                                  "compute_seconds": seconds}, indent=1) + "\n")
 
 
 def _executed_copy(executed, lesson):
