@@ -83,3 +83,12 @@ def test_the_comparison_table_prints_each_runs_jit_compile():
     fast.jit_compile, plain.jit_compile = True, False
     rows = timing.compare([fast, plain]).rows
     assert [row["jit_compile"] for row in rows] == ["True", "False"]
+
+
+def test_the_labels_say_jit_compile_once_when_every_run_agrees_and_run_by_run_when_not():
+    same = timing.compare([_run("a", [1.0], jit_compile=False), _run("b", [1.0], jit_compile=False)])
+    assert same.labels() == ["measured on 2 CPU cores | synthetic", "jit_compile=False on every run"]
+    mixed = timing.compare([_run("gpu", [1.0], jit_compile=True), _run("mirrored", [1.0], jit_compile=False),
+                            _run("loop", [1.0])])
+    assert mixed.labels()[1] == "jit_compile differs: gpu True, mirrored False, loop not recorded"
+    assert timing.compare([_run("a", [1.0])]).labels() == ["measured on 2 CPU cores | synthetic"]

@@ -179,9 +179,19 @@ class Comparison:
         return rows
 
     def labels(self):
-        """The hardware and data the runs came from, one line each without repeats."""
+        """The hardware and data the runs came from, one line each without repeats, then the
+        runs' ``jit_compile`` when any run recorded it (run by run when they differ)."""
         seen = dict.fromkeys(f"{r.hardware} | {r.data}" for r in self.runs)
-        return [f"measured on {label}" for label in seen]
+        return [f"measured on {label}" for label in seen] + self._jit_compile_label()
+
+    def _jit_compile_label(self):
+        values = {r.name: r.jit_compile for r in self.runs}
+        if all(v is None for v in values.values()):
+            return []
+        if len(set(values.values())) == 1:
+            return [f"jit_compile={next(iter(values.values()))} on every run"]
+        return ["jit_compile differs: " + ", ".join(
+            f"{name} {'not recorded' if v is None else v}" for name, v in values.items())]
 
     def __str__(self):
         rows = self.rows
