@@ -87,9 +87,11 @@ site: $(VENV)/.test-installed
 
 # Store the outputs of the normal-mode run `make test` left in build/executed/ in the lessons, so
 # they show results before anyone runs them (tests/test_stored_outputs.py fails when a lesson's
-# code changes without this refresh).
+# code changes without this refresh), then the measured times into the instructor guide's term
+# plan (tests/instructor/test_lesson_times.py fails when the guide's table is stale).
 outputs: $(VENV)/.instructor-installed
 	$(BIN)/tfdist-instructor outputs --executed build/executed
+	$(BIN)/python scripts/lesson_times.py --write docs/instructor-guide.md
 
 # Point every badge, install and clone cell at a fork and branch. Standard library only, so it
 # runs before anything is installed.

@@ -1,35 +1,38 @@
-"""Print how long each lesson takes: reading at a stated pace, plus computing as measured.
+"""Print the term plan and how long each lesson and exercise takes, as measured.
 
-    .venv/bin/python scripts/lesson_times.py
+    .venv/bin/python scripts/lesson_times.py                                  # print the tables
+    .venv/bin/python scripts/lesson_times.py --write docs/instructor-guide.md # and put them in the guide
 
-The computing minutes are those of the normal-mode run whose outputs the lessons store
-(`make test`, then `make outputs`), on the machine each lesson names. The instructor guide's
-term plan is this table.
+Lesson minutes: reading at a stated pace plus the compute of the normal-mode run whose outputs
+the lessons store; exercise minutes: their solutions' compute in the same run
+(docs/measured-times.json). Both are made by `make test`, then `make outputs`, on the machine
+the tables name. `--write` replaces only what lies between the guide's term-plan markers.
 """
+import argparse
 import pathlib
 import sys
 
-import nbformat
-
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "instructor"))
-from tfdist_instructor import lesson_time  # noqa: E402
+from tfdist_instructor import term_plan  # noqa: E402
 
 
-def main():
-    print(f"Reading at {lesson_time.WORDS_PER_MINUTE} words and {lesson_time.CODE_LINES_PER_MINUTE} "
-          f"code lines a minute; computing as measured in normal mode.\n")
-    print(f"| lesson | read (min) | compute (min) | total (min) | measured on |")
-    print("| --- | --- | --- | --- | --- |")
-    for path in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
-        nb = nbformat.read(path, as_version=4)
-        stored = nb.metadata.get("tfdist_edu", {}).get("stored_outputs")
-        if not stored:
-            print(f"| {path.stem} | - | - | - | no stored run: `make test`, then `make outputs` |")
-            continue
-        reading, computing, total = lesson_time.estimate(nb, stored["compute_seconds"])
-        print(f"| {path.stem} | {reading} | {computing} | {total} | {stored['machine']}, {stored['date']} |")
+def main(argv=None, root=ROOT):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--write", type=pathlib.Path, metavar="GUIDE",
+                        help="replace the term plan between the markers in this Markdown file")
+    args = parser.parse_args(argv)
+    block = term_plan.tables(root)
+    print(block, end="")
+    if args.write:
+        try:
+            text = args.write.read_text()
+            args.write.write_text(term_plan.replace_block(text, block))
+        except (OSError, ValueError) as error:
+            parser.exit(2, f"lesson_times.py: cannot write the term plan into {args.write}: {error}\n")
+        print(f"\nwrote the term plan into {args.write}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
