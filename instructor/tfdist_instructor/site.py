@@ -9,6 +9,7 @@ with no network: no CDN script, font or badge, and search runs on the local inde
 """
 
 import json
+import posixpath
 import re
 import shutil
 import subprocess
@@ -20,7 +21,8 @@ from tfdist_instructor import REPO_ROOT
 
 BADGE_URL = "https://colab.research.google.com/assets/colab-badge.svg"
 BADGE_FILE = "_static/open-in-colab.svg"
-REFERENCE_PAGES = {"compatibility": "docs/compatibility.md", "multi-host": "docs/multi-host.md"}
+REFERENCE_PAGES = {"instructor-guide": "docs/instructor-guide.md", "compatibility": "docs/compatibility.md",
+                   "multi-host": "docs/multi-host.md"}
 CONF = """\
 project = "tfdist-edu"
 html_title = "tfdist-edu: distributed training with tf.distribute"
@@ -129,7 +131,9 @@ def _stage_exercise(exercise, target):
 def _stage_reference(src, name, path):
     text = (REPO_ROOT / path).read_text()
     # Links to files of the repository do not exist on the site: point them at the repository.
-    text = re.sub(r"\]\((?!https?:|#)([^)]+)\)", rf"]({_repository_url()}/docs/\1)", text)
+    folder, url = posixpath.dirname(path), _repository_url()
+    text = re.sub(r"\]\((?!https?:|#)([^)]+)\)",
+                  lambda link: f"]({url}/{posixpath.normpath(posixpath.join(folder, link[1]))})", text)
     (src / "reference").mkdir(exist_ok=True)
     (src / "reference" / f"{name}.md").write_text(text)
     return f"reference/{name}"
