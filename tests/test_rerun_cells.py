@@ -53,3 +53,26 @@ def test_rerunning_the_strategy_cell_and_the_step_after_it_keeps_working(lesson,
             except CellExecutionError as error:
                 pytest.fail(f"{lesson}: re-running cell {i} (strategy cell {strategy}, step {step}) "
                             f"failed: {str(error).strip().splitlines()[-1]}")
+
+
+def test_rerunning_the_cells_that_write_lesson_8s_coordinator_script_writes_the_same_script(tmp_path):
+    # They once appended with %%writefile -a: a second run doubled the training loop.
+    nb = nbformat.read(ROOT / "notebooks" / "08_parameter_server.ipynb", as_version=4)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    first = next(i for i, c in enumerate(code) if "WORKDIR = " in c.source)
+    join = next(i for i, c in enumerate(code) if 'WORKDIR / "ps_coordinator.py"' in c.source)
+    cells = code[first:join + 1]
+    assert any("%%writefile" in c.source for c in cells) and "%%writefile -a" not in str(cells)
+    client = NotebookClient(nbformat.v4.new_notebook(cells=cells), timeout=120, kernel_name="python3",
+                            resources={"metadata": {"path": str(tmp_path)}})
+    scripts = []
+    with client.setup_kernel():
+        for attempt in range(2):
+            for i, cell in enumerate(cells[1:] if attempt else cells):  # the second time, all but WORKDIR
+                client.execute_cell(cell, i)
+            read = nbformat.v4.new_code_cell("print(script.read_text())")
+            client.execute_cell(read, 0)
+            scripts.append(read.outputs[0]["text"])
+    assert scripts[0] == scripts[1]
+    assert scripts[0].count("def train_step(") == 1 and scripts[0].count("for round_ in range(") == 1
+    compile(scripts[0], "ps_coordinator.py", "exec")
