@@ -109,7 +109,8 @@ def test_tfds_code_path_loads_supervised_splits_scaled_to_unit_range(online, tmp
                                                                      shape):
     with tfds.testing.mock_data(num_examples=24):
         course = data.load(name, source="tfds", data_dir=tmp_path)
-    assert course.source == "tfds" and "TFDS" in course.describe()
+    assert course.source == "tfds" and f"{shape[0]}x" in course.describe()
+    assert course.label.startswith(f"{course.title}, real (TFDS ")
     assert (course.num_train, course.num_test) == (24, 24)
     images, labels = next(iter(course.train.batch(24)))
     assert images.shape == (24, *shape) and images.dtype == tf.float32
@@ -122,7 +123,8 @@ def test_official_svhn_files_in_manual_dir_go_to_tfds_without_network(offline, t
         (tmp_path / file).touch()
     with tfds.testing.mock_data(num_examples=8):
         course = data.load("svhn", source="auto", data_dir=tmp_path, manual_dir=tmp_path)
-    assert course.source == "manual_dir" and "from manual_dir" in course.describe()
+    assert course.source == "manual_dir"
+    assert "SVHN: real (TFDS svhn_cropped from manual_dir)" in course.describe()
 
 
 @pytest.mark.slow

@@ -34,13 +34,13 @@ class CourseData:
 
     @property
     def origin(self):
-        """Where the examples came from, e.g. "SYNTHETIC stand-in" or "TFDS fashion_mnist"."""
+        """Where the examples came from: "SYNTHETIC stand-in", or "real (...)" saying how."""
         tfds_name = specs.get(self.name).tfds_name
         return {
             "synthetic": "SYNTHETIC stand-in",
             "idx": f"real (IDX files in {self.location})",
-            "tfds": f"TFDS {tfds_name}",
-            "manual_dir": f"TFDS {tfds_name} from manual_dir",
+            "tfds": f"real (TFDS {tfds_name})",
+            "manual_dir": f"real (TFDS {tfds_name} from manual_dir)",
         }[self.source]
 
     @property
