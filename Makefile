@@ -30,11 +30,12 @@ $(VENV)/.instructor-installed: instructor/pyproject.toml $(VENV)/.course-install
 	$(PIP) -e ./instructor
 	touch $@
 
-$(VENV)/.test-installed: pyproject.toml scripts/install_slide_deps.sh scripts/install_grading_deps.sh scripts/install_slurm.sh $(VENV)/.instructor-installed $(SITE_VENV)/.installed
+$(VENV)/.test-installed: pyproject.toml scripts/install_slide_deps.sh scripts/install_grading_deps.sh scripts/install_slurm.sh scripts/install_datasets.sh $(VENV)/.instructor-installed $(SITE_VENV)/.installed
 	$(PIP) -e ".[course,test,legacy,profile]"
 	scripts/install_slide_deps.sh
 	scripts/install_grading_deps.sh
 	scripts/install_slurm.sh
+	scripts/install_datasets.sh
 	touch $@
 
 # The site's builder (Jupyter Book 1's Sphinx stack) in its own environment: its pins stay
@@ -44,16 +45,20 @@ $(SITE_VENV)/.installed: instructor/site-requirements.txt
 	$(SITE_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r $<
 	touch $@
 
+# The real Fashion-MNIST when this user can install it (root or sudo, apt); otherwise one line
+# says how to get it, and the tour runs on the labelled stand-in.
 demo: $(VENV)/.course-installed
+	scripts/install_datasets.sh --if-possible
 	$(BIN)/tfdist-edu tour --out tour-report
 
-# Every lesson and solution under nbval in normal mode, as students run them (offline, so on
-# the labelled synthetic stand-ins), leaving executed copies in build/executed/; then the unit
-# tests (fast mode), whose site tests build the course website from those copies; then every
-# lesson again, fast, on Colab's package versions (`make colab-test` adds the solutions).
+# Every lesson and solution under nbval in normal mode, as students run them: on the real
+# Fashion-MNIST that the install stamp put in place (SVHN offline: its labelled stand-in),
+# leaving executed copies in build/executed/; then the unit tests (fast mode), whose site tests
+# build the course website from those copies; then every lesson again, fast, on Colab's
+# package versions and the stand-ins (`make colab-test` adds the solutions).
 test: $(VENV)/.test-installed
 	rm -rf build/executed
-	TFDIST_EDU_DATA=synthetic TFDIST_EDU_EXECUTED_DIR=build/executed \
+	TFDIST_EDU_EXECUTED_DIR=build/executed \
 		$(BIN)/python -m pytest notebooks solutions --nbval-lax $(PYTEST_ARGS)
 	TFDIST_EDU_EXECUTED_DIR=build/executed $(BIN)/python -m pytest tests $(PYTEST_ARGS)
 	COLAB_TARGETS="tests/colab notebooks" PYTHON=$(PYTHON) scripts/colab_stack.sh $(PYTEST_ARGS)
@@ -76,10 +81,11 @@ exercises: $(VENV)/.instructor-installed
 compat: $(VENV)/.test-installed
 	$(BIN)/tfdist-instructor compat --write docs/compatibility.md
 
-# The course website: the lessons executed in normal mode (reusing build/executed/ when
-# `make test` already left it), the tour's report, the decks, the reference pages.
+# The course website: the lessons executed in normal mode on the real Fashion-MNIST (reusing
+# build/executed/ when `make test` already left it), the tour's report, the decks, the
+# reference pages.
 site: $(VENV)/.test-installed
-	test -d build/executed/notebooks || TFDIST_EDU_DATA=synthetic TFDIST_EDU_EXECUTED_DIR=build/executed \
+	test -d build/executed/notebooks || TFDIST_EDU_EXECUTED_DIR=build/executed \
 		$(BIN)/python -m pytest notebooks --nbval-lax
 	test -f tour-report/report.md || $(BIN)/tfdist-edu tour --out tour-report
 	test -d build/slides || $(BIN)/tfdist-instructor slides --out build/slides

@@ -64,3 +64,70 @@ def test_contributors_ci_runs_the_readme_test_command_and_a_weekly_upstream_cana
     sentinels = (ROOT / "tests" / "upstream" / "test_sentinels.py").read_text()
     for issue in ("62790", "19246", "22018", "11212"):
         assert f"_{issue}_" in sentinels and issue in (ROOT / "docs" / "upstream.md").read_text()
+
+
+def _rule(target):
+    """Return (prerequisites, recipe lines) of ``target``'s rule in the Makefile."""
+    lines = (ROOT / "Makefile").read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"{target}:"))
+    recipe = []
+    for line in lines[start + 1:]:
+        if not line.startswith("\t"):
+            break
+        recipe.append(line.strip())
+    return lines[start].split(":", 1)[1].split(), recipe
+
+
+def test_make_test_installs_the_real_fashion_mnist():
+    from tfdist_edu.data import specs
+
+    prerequisites, recipe = _rule("$(VENV)/.test-installed")
+    assert "scripts/install_datasets.sh" in prerequisites and "scripts/install_datasets.sh" in recipe
+    assert "$(VENV)/.test-installed" in _rule("test")[0]
+    script = (ROOT / "scripts" / "install_datasets.sh").read_text()
+    assert "apt-get install -y -qq --no-install-recommends dataset-fashion-mnist" in script
+    assert specs.SPECS["fashion_mnist"].idx_debian in script
+
+
+def test_the_lessons_run_on_the_real_data_in_make_test_and_make_site():
+    for target in ("test", "site"):
+        recipe = " ".join(_rule(target)[1])
+        assert "pytest notebooks" in recipe and "TFDIST_EDU_DATA=synthetic" not in recipe, target
+
+
+def test_make_demo_installs_the_data_when_it_can_before_the_tour():
+    recipe = _rule("demo")[1]
+    assert recipe.index("scripts/install_datasets.sh --if-possible") < \
+        next(i for i, line in enumerate(recipe) if "tfdist-edu tour" in line)
+
+
+def _install(tmp_path, *args, files=()):
+    import subprocess
+
+    folder = tmp_path / "fashion-mnist"
+    folder.mkdir()
+    for name in files:
+        (folder / name).touch()
+    (tmp_path / "bin").mkdir()  # a PATH without apt-get (or anything else)
+    return subprocess.run(["/bin/bash", str(ROOT / "scripts" / "install_datasets.sh"), *args],
+                          capture_output=True, text=True, timeout=60,
+                          env={"PATH": str(tmp_path / "bin"), "FASHION_MNIST_FOLDER": str(folder)})
+
+
+def test_without_apt_make_demo_says_in_one_line_how_to_get_the_data(tmp_path):
+    result = _install(tmp_path, "--if-possible")
+    assert result.returncode == 0 and len(result.stdout.strip().splitlines()) == 1
+    assert "no apt-get" in result.stdout and "apt-get install dataset-fashion-mnist" in result.stdout
+    assert "tour uses the labelled SYNTHETIC stand-in" in result.stdout
+
+
+def test_without_apt_make_test_stops_with_one_line(tmp_path):
+    result = _install(tmp_path)
+    assert result.returncode == 1 and len(result.stderr.strip().splitlines()) == 1
+    assert "install_datasets.sh: no apt-get" in result.stderr
+
+
+def test_the_install_does_nothing_when_the_files_are_there(tmp_path):
+    result = _install(tmp_path, files=("train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz",
+                                       "t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz"))
+    assert result.returncode == 0 and "already installed" in result.stdout

@@ -16,5 +16,5 @@ def test_data_source_defaults_to_auto(monkeypatch):
 
 def test_unknown_data_source_lists_the_valid_ones(monkeypatch):
     monkeypatch.setenv("TFDIST_EDU_DATA", "kaggle")
-    with pytest.raises(ValueError, match="auto, tfds, synthetic"):
+    with pytest.raises(ValueError, match="auto, idx, tfds, synthetic"):
         settings.data_source()

@@ -2,7 +2,8 @@
 
 import os
 
-DATA_SOURCES = ("auto", "tfds", "synthetic")
+# "idx": real IDX files on disk only (Fashion-MNIST); "tfds": TensorFlow Datasets only.
+DATA_SOURCES = ("auto", "idx", "tfds", "synthetic")
 
 
 def fast_mode():

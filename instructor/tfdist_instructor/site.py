@@ -171,7 +171,8 @@ def _index(lessons, exercises):
     intro = readme.split("\n", 1)[1].strip()
     lines = ["# tfdist-edu: distributed training with tf.distribute", "", intro, "",
              "Every lesson here was executed in one run; each figure and number says the hardware and "
-             "data it came from. Offline, that data is the labelled synthetic stand-in.", "", "## Lessons", ""]
+             "data it came from: the real Fashion-MNIST where its files are installed (`make test` "
+             "installs them), SVHN's labelled synthetic stand-in offline.", "", "## Lessons", ""]
     lines += [f"- [{_title(p)}](lessons/{p.stem}.ipynb)" for p in lessons]
     lines += ["", "## Exercises", ""] + [f"- [{p.name}](exercises/{p.name}/{p.name}.ipynb)" for p in exercises]
     return "\n".join(lines) + "\n"

@@ -6,6 +6,9 @@ import sys
 import pytest
 
 from tfdist_edu import tour
+from tfdist_edu.data import specs
+
+REAL_FILES = specs.SPECS["fashion_mnist"].idx_debian
 
 
 def test_prepare_devices_refuses_zero_replicas():
@@ -37,6 +40,26 @@ def test_tour_writes_a_labelled_report_offline(tmp_path):
     for name in ("report.md", "report.html", "epoch_times.png", "training_curves.png"):
         assert (out / name).stat().st_size > 1000
     assert results["reading"] in (out / "report.md").read_text()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.isdir(REAL_FILES), reason=f"{REAL_FILES} is absent: the Debian "
+                    "package dataset-fashion-mnist is not installed (scripts/install_datasets.sh)")
+def test_tour_report_says_real_for_fashion_mnist_when_its_files_are_installed(tmp_path):
+    out = tmp_path / "report"
+    result = _cli("tour", "--epochs", "1", "--batch", "128", "--out", str(out),
+                  env={"TFDIST_EDU_DATA": "auto"})
+    assert result.returncode == 0, result.stderr[-3000:]
+    results = json.loads((out / "results.json").read_text())
+    assert all(f"real (IDX files in {REAL_FILES})" in r["data"] for r in results["runs"])
+    assert f"Data: Fashion-MNIST: real (IDX files in {REAL_FILES})" in (out / "report.md").read_text()
+
+
+@pytest.mark.skipif(not os.path.isdir(REAL_FILES), reason=f"{REAL_FILES} is absent")
+def test_doctor_names_the_folder_of_the_real_files():
+    result = _cli("doctor", env={"TFDIST_EDU_DATA": "auto"})
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert f"fashion_mnist: idx in {REAL_FILES} (Debian package" in result.stdout
 
 
 def test_tour_with_impossible_replicas_says_so_without_a_traceback():

@@ -1,7 +1,6 @@
-"""Tests for tfdist_edu.data: choosing a source, the pipelines, and distributing them.
+"""Tests for tfdist_edu.data.load: arguments, the stand-in, TFDS, and the offline fallback.
 
-No test reaches the internet: the network probe is pointed at TEST-NET-1 (192.0.2.1, an
-address reserved for documentation that never answers), so "offline" holds on any machine.
+No test reaches the internet (see conftest.py).
 """
 
 import time
@@ -14,18 +13,7 @@ import tensorflow_datasets as tfds
 
 from tfdist_edu import data, models
 
-UNREACHABLE = "192.0.2.1"
-
-
-@pytest.fixture
-def offline(monkeypatch):
-    monkeypatch.setattr(data, "PROBE_HOST", UNREACHABLE)
-
-
-@pytest.fixture
-def online(monkeypatch):
-    """Pretend the network answers; use only with tfds.testing.mock_data (nothing downloads)."""
-    monkeypatch.setattr(data, "network_available", lambda *args, **kwargs: True)
+UNREACHABLE = "192.0.2.1"  # TEST-NET-1, as in conftest.py: never answers
 
 
 def test_an_unknown_dataset_name_lists_the_valid_names():
@@ -34,7 +22,7 @@ def test_an_unknown_dataset_name_lists_the_valid_names():
 
 
 def test_an_unknown_source_lists_the_valid_sources():
-    with pytest.raises(ValueError, match="auto, tfds, synthetic"):
+    with pytest.raises(ValueError, match="auto, idx, tfds, synthetic"):
         data.load("svhn", source="kaggle")
 
 
@@ -95,10 +83,10 @@ def test_forced_tfds_offline_fails_fast_with_a_clear_message(offline, tmp_path):
     assert time.perf_counter() - start < 5
 
 
-def test_auto_offline_falls_back_to_synthetic_within_5_seconds(offline, tmp_path, capsys):
+def test_auto_offline_falls_back_to_synthetic_within_5_seconds(offline, no_real_files, capsys):
     start = time.perf_counter()
-    course = data.load("fashion_mnist", source="auto", data_dir=tmp_path, num_train=64,
-                       num_test=32)
+    course = data.load("fashion_mnist", source="auto", data_dir=no_real_files / "tfds",
+                       num_train=64, num_test=32)
     elapsed = time.perf_counter() - start
     assert course.source == "synthetic" and course.reason.startswith("offline")
     assert "SYNTHETIC" in capsys.readouterr().out
@@ -121,7 +109,8 @@ def test_tfds_code_path_loads_supervised_splits_scaled_to_unit_range(online, tmp
                                                                      shape):
     with tfds.testing.mock_data(num_examples=24):
         course = data.load(name, source="tfds", data_dir=tmp_path)
-    assert course.source == "tfds" and "TFDS" in course.describe()
+    assert course.source == "tfds" and f"{shape[0]}x" in course.describe()
+    assert course.label.startswith(f"{course.title}, real (TFDS ")
     assert (course.num_train, course.num_test) == (24, 24)
     images, labels = next(iter(course.train.batch(24)))
     assert images.shape == (24, *shape) and images.dtype == tf.float32
@@ -129,40 +118,13 @@ def test_tfds_code_path_loads_supervised_splits_scaled_to_unit_range(online, tmp
     assert 0.0 <= float(tf.reduce_min(images)) and float(tf.reduce_max(images)) <= 1.0
 
 
-def test_official_files_in_manual_dir_are_used_without_network(offline, tmp_path):
-    for file in ("train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz",
-                 "t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz"):
+def test_official_svhn_files_in_manual_dir_go_to_tfds_without_network(offline, tmp_path):
+    for file in ("train_32x32.mat", "test_32x32.mat", "extra_32x32.mat"):
         (tmp_path / file).touch()
     with tfds.testing.mock_data(num_examples=8):
-        course = data.load("fashion_mnist", source="auto", data_dir=tmp_path,
-                           manual_dir=tmp_path)
-    assert course.source == "manual_dir" and "from manual_dir" in course.describe()
-
-
-def test_batches_have_the_global_batch_size_and_a_short_last_batch():
-    ds = tf.data.Dataset.range(10)
-    sizes = [len(b) for b in data.batches(ds, 4, shuffle=False)]
-    assert sizes == [4, 4, 2]
-    assert [len(b) for b in data.batches(ds, 4, drop_remainder=True)] == [4, 4]
-
-
-def test_batches_shuffle_every_epoch_reproducibly_and_keep_every_example():
-    ds = tf.data.Dataset.range(100)
-    pipeline = data.batches(ds, 100, seed=1)
-    first, second = (next(iter(pipeline)).numpy() for _ in range(2))
-    assert sorted(first) == list(range(100)) and not np.array_equal(first, second)
-    np.testing.assert_array_equal(first, next(iter(data.batches(ds, 100, seed=1))).numpy())
-
-
-def test_repeated_batches_run_past_one_epoch():
-    ds = tf.data.Dataset.range(6)
-    assert len(list(data.batches(ds, 4, repeat=True).take(5))) == 5
-
-
-@pytest.mark.parametrize("global_batch", [0, 2.5, True])
-def test_a_bad_global_batch_is_refused(global_batch):
-    with pytest.raises(ValueError, match="global_batch must be a positive integer"):
-        data.batches(tf.data.Dataset.range(4), global_batch)
+        course = data.load("svhn", source="auto", data_dir=tmp_path, manual_dir=tmp_path)
+    assert course.source == "manual_dir"
+    assert "SVHN: real (TFDS svhn_cropped from manual_dir)" in course.describe()
 
 
 @pytest.mark.slow
