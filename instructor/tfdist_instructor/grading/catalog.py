@@ -29,12 +29,18 @@ class Case:
     public: bool
     hint: str
     check: object
+    diagnose: object = None
 
 
-def case(points, public=False, hint=""):
-    """Mark a function ``(inputs, out)`` as a test case worth ``points``."""
+def case(points, public=False, hint="", diagnose=None):
+    """Mark a function ``(inputs, out)`` as a test case worth ``points``.
+
+    ``diagnose``: a function ``(inputs, out)`` called when the case fails, in the grader's
+    process; it returns what it measured and the likely mistake, e.g. "your loss is 2.00x the
+    one-device loss: ...", or None when no known mistake fits (see :mod:`diagnosis`).
+    """
     def mark(check):
-        check.case = Case(check.__name__, float(points), public, hint, check)
+        check.case = Case(check.__name__, float(points), public, hint, check, diagnose)
         return check
     return mark
 

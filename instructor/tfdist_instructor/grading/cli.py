@@ -4,7 +4,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from tfdist_instructor.grading import sandbox
+from tfdist_instructor.grading import sandbox, scores, seeds
 from tfdist_instructor.grading.folder import grade_folder, submissions
 from tfdist_instructor.grading.grade import DEFAULT_TIMEOUT_S
 
@@ -25,6 +25,13 @@ def add_cli(subparsers):
     parser.add_argument("--exercise", default=None, metavar="NAME",
                         help="grade every file as this exercise (default: the one each notebook names)")
     parser.add_argument("--jobs", type=int, default=1, help="submissions graded at once (default 1)")
+    replay = parser.add_mutually_exclusive_group()
+    replay.add_argument("--seed", type=_seed, default=None, metavar="N",
+                        help="draw every submission's inputs from seed N, e.g. to replay one student's grade "
+                             "with the seed its row or feedback recorded (default: a new seed per submission)")
+    replay.add_argument("--replay-seeds", action="store_true",
+                        help="grade each student with the seed REPORT_DIR/scores.csv recorded for them "
+                             "(a student without one gets a new seed)")
     parser.add_argument("--trust-submissions", action="store_true",
                         help="run notebooks without the sandbox, as your user (only for code you trust)")
     parser.set_defaults(func=run)
@@ -38,11 +45,17 @@ def run(args):
         raise RuntimeError(f"cannot sandbox submissions here: {why}; {DOCKER_HINT}")
     if args.trust_submissions:
         print("warning: --trust-submissions: notebooks run unsandboxed, as your user", flush=True)
+    chosen = scores.recorded_seeds(args.out) if args.replay_seeds else args.seed
     results = grade_folder(args.submissions, args.out, timeout_s=args.timeout, exercise=args.exercise,
-                           jobs=args.jobs, sandboxed=not args.trust_submissions)
-    print(f"\n{len(results)} submissions graded; scores in {Path(args.out) / 'scores.csv'}, "
+                           jobs=args.jobs, sandboxed=not args.trust_submissions, seeds=chosen)
+    print(f"\n{len(results)} submissions graded; scores in {Path(args.out) / 'scores.csv'} (rows of others kept; "
+          f"replaced rows in {scores.HISTORY}), "
           f"feedback in {Path(args.out) / 'feedback'}, written answers in {Path(args.out) / 'written.md'}")
     return 0
+
+
+def _seed(text):
+    return seeds.check(text)
 
 
 def _check_writable(out):

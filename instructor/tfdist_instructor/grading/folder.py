@@ -5,32 +5,41 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from tfdist_instructor.grading import catalog, notebook
+from tfdist_instructor.grading import catalog, notebook, seeds as seeding
 from tfdist_instructor.grading.grade import DEFAULT_TIMEOUT_S, grade_submission
 from tfdist_instructor.grading.report import write_report
 
 
-def grade_folder(submissions_dir, out_dir, timeout_s=DEFAULT_TIMEOUT_S, exercise=None, jobs=1, sandboxed=True):
+def grade_folder(submissions_dir, out_dir, timeout_s=DEFAULT_TIMEOUT_S, exercise=None, jobs=1, sandboxed=True,
+                 students=None, seeds=None):
     """Grade every file in ``submissions_dir``; write ``scores.csv`` and ``feedback/`` in ``out_dir``.
 
-    Each file is one student's submission (hidden files are skipped), named after the file.
-    The exercise comes from each notebook's metadata, or from ``exercise``. ``jobs``
-    submissions run at once. Returns one GradeResult per file, in name order; the report is
-    rewritten after every submission, so an interrupted run keeps what it graded.
+    Each file is one student's submission (hidden files are skipped), named after the file;
+    or, with ``students`` (``{path: student id}``), exactly those files, each under its id
+    (``submissions_dir`` is then ignored and may be None). ``seeds``: None (a new seed per
+    submission), one int for all, or ``{student id: seed}`` (see :mod:`seeds`). The exercise
+    comes from each notebook's metadata, or from ``exercise``. ``jobs`` submissions run at
+    once. Returns one GradeResult per file, in order; the report is updated after every
+    submission (so an interrupted run keeps what it graded), and rows of students not graded
+    in this run stay as they were.
     """
-    files = submissions(submissions_dir)
+    students = {Path(p): s for p, s in students.items()} if students is not None else None
+    files = list(students) if students is not None else submissions(submissions_dir)
+    if not files:
+        raise ValueError("no submissions to grade: the mapping of files to students is empty")
+    names = [students[f] if students is not None else _student(f) for f in files]
     if exercise is not None:
         catalog.load(exercise)  # ValueError naming the exercises, before any work
     exercise = exercise or _common_exercise(files)
     results, lock, started = [None] * len(files), threading.Lock(), time.monotonic()
 
     def grade(i):
-        result = grade_submission(files[i], exercise=exercise, timeout_s=timeout_s,
-                                  sandboxed=sandboxed)
+        result = grade_submission(files[i], exercise=exercise, timeout_s=timeout_s, sandboxed=sandboxed,
+                                  student=names[i], seed=seeding.for_student(seeds, names[i]))
         with lock:
             results[i] = result
+            write_report([result], out_dir)  # its row, merged: the rest of the report stays
             done = [r for r in results if r is not None]
-            write_report(done, out_dir)
             per = (time.monotonic() - started) / len(done)
             print(f"[{len(done)}/{len(files)}] {result.student}: {result.score:g}/{result.possible:g} "
                   f"({result.status}, {result.seconds:.0f} s; {per:.0f} s per submission so far) "
@@ -38,7 +47,6 @@ def grade_folder(submissions_dir, out_dir, timeout_s=DEFAULT_TIMEOUT_S, exercise
 
     with ThreadPoolExecutor(max_workers=max(1, int(jobs))) as pool:
         list(pool.map(grade, range(len(files))))
-    write_report(results, out_dir)
     return results
 
 
@@ -51,6 +59,11 @@ def submissions(folder):
     if not files:
         raise ValueError(f"{folder} holds no submissions")
     return files
+
+
+def _student(path):
+    """The student a file in a submissions folder stands for: its name without ``.ipynb``."""
+    return path.stem if path.suffix == ".ipynb" else path.name
 
 
 def _common_exercise(files):

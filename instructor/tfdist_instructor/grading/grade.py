@@ -1,10 +1,11 @@
 """Grade one submission: read it, run it with the probes (sandboxed), judge the answers here."""
 
+import datetime
 import json
 import time
 from pathlib import Path
 
-from tfdist_instructor.grading import catalog, codec, launch, notebook, verdict
+from tfdist_instructor.grading import catalog, codec, launch, notebook, seeds, verdict
 from tfdist_instructor.grading.result import GradeResult
 from tfdist_instructor.grading.text import cell_label, gist, short
 
@@ -16,10 +17,16 @@ RUN_ENV = {"TFDIST_EDU_FAST": "1", "TFDIST_EDU_DATA": "synthetic", "TF_CPP_MIN_L
            "PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1", "PATH": "/usr/bin:/bin"}
 
 
-def grade_submission(path, exercise=None, timeout_s=DEFAULT_TIMEOUT_S, sandboxed=True):
-    """Grade one submitted file and return its GradeResult (never raises for bad files)."""
+def grade_submission(path, exercise=None, timeout_s=DEFAULT_TIMEOUT_S, sandboxed=True, student=None, seed=None):
+    """Grade one submitted file and return its GradeResult (never raises for bad files).
+
+    ``student``: the id its row and feedback carry (default: the file's name without
+    ``.ipynb``). ``seed``: the seed of the inputs the grader draws (default: a new one, from
+    :func:`seeds.new_seed`); it is recorded in the result, and the same seed gives the same inputs.
+    """
     path, started = Path(path), time.monotonic()
-    result = GradeResult(student=path.stem if path.suffix == ".ipynb" else path.name, file=path.name)
+    result = GradeResult(student=student or (path.stem if path.suffix == ".ipynb" else path.name), file=path.name,
+                         seed=seeds.new_seed() if seed is None else seeds.check(seed))
     try:
         if exercise:
             _expect(result, exercise)
@@ -34,6 +41,7 @@ def grade_submission(path, exercise=None, timeout_s=DEFAULT_TIMEOUT_S, sandboxed
         result.status = "failed"
         result.problems.append(f"the grader could not handle this file: {type(error).__name__}: {short(error)}")
     result.seconds = round(time.monotonic() - started, 1)
+    result.graded_at = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="microseconds")
     return result
 
 
@@ -43,12 +51,10 @@ def _expect(result, exercise):
 
 
 def _run_and_judge(nb, result, timeout_s, sandboxed):
-    import numpy as np
     import nbformat
 
     asked = catalog.load(result.exercise)
-    rng = np.random.default_rng()  # fresh inputs every run: a hard-coded answer does not pass
-    inputs = {q.name: q.inputs(rng) for q in asked}
+    inputs = seeds.draw_inputs(asked, result.seed)  # a new seed every run unless replayed: hard-coding does not pass
     job = {"notebook": nbformat.writes(nb), "name": f"{result.exercise}.ipynb", "timeout_s": timeout_s,
            "cell_limit_s": timeout_s / 2, "probe_reserve_s": min(90.0, timeout_s / 4),
            "output_limit": OUTPUT_LIMIT_BYTES,

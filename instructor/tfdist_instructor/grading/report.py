@@ -1,28 +1,26 @@
-"""The class report: ``scores.csv`` and one ``feedback/<student>.md`` per submission."""
+"""The class report: ``scores.csv``, one ``feedback/<student>.md`` per submission, ``written.md``."""
 
-import csv
 from pathlib import Path
 
+from tfdist_instructor.grading import scores
 from tfdist_instructor.grading.text import gist, natural
 
 
 def write_report(results, out_dir):
-    """Write ``scores.csv`` (one row per result) and ``feedback/<student>.md`` into ``out_dir``,
-    plus ``written.md``: every written answer beside its rubric, for the instructor."""
+    """Put ``results`` into the report in ``out_dir``: their rows of ``scores.csv`` (merged with
+    the rows of other students already there, see :mod:`scores`), their ``feedback/<student>.md``
+    and ``written/<student>.md``, and ``written.md``: every written answer of the class beside
+    its rubric, for the instructor."""
     out_dir = Path(out_dir)
-    (out_dir / "feedback").mkdir(parents=True, exist_ok=True)
-    names = sorted({q for r in results for q in r.questions}, key=natural)
-    with open(out_dir / "scores.csv", "w", newline="") as f:
-        writer = csv.writer(f)
-        writer.writerow(["student", "exercise", "score", "possible", "percent", "status", "reason",
-                         *names, "seconds", "file"])
-        for r in results:
-            per_question = [f"{r.questions[q][0]:g}" if q in r.questions else "" for q in names]
-            writer.writerow([r.student, r.exercise, f"{r.score:g}", f"{r.possible:g}", f"{r.percent:.0f}",
-                             r.status, r.reason, *per_question, f"{r.seconds:.1f}", r.file])
+    for folder in ("feedback", "written"):
+        (out_dir / folder).mkdir(parents=True, exist_ok=True)
+    scores.merge(out_dir, [scores.row(r) for r in results])
     for r in results:
         (out_dir / "feedback" / f"{r.student}.md").write_text(feedback(r))
-    (out_dir / "written.md").write_text(written_answers(results))
+        (out_dir / "written" / f"{r.student}.md").write_text(written_answers([r], title=False))
+    pages = sorted((out_dir / "written").glob("*.md"), key=lambda p: natural(p.stem))
+    (out_dir / "written.md").write_text("\n".join(["# Written answers, to grade by hand", "",
+                                                   *[p.read_text() for p in pages]]))
 
 
 def feedback(result):
@@ -30,7 +28,8 @@ def feedback(result):
     lines = [f"# Feedback: {result.student}", "",
              f"- Exercise: {result.exercise or 'unknown'}",
              f"- Score: **{result.score:g} / {result.possible:g}** ({result.status})",
-             f"- File: `{result.file}`", ""]
+             f"- File: `{result.file}`",
+             f"- Inputs: drawn from seed {result.seed} (grading again with this seed replays them)", ""]
     if result.problems:
         lines += ["## What the grader found", "", "(Cells are counted from the top, Markdown cells included.)", ""]
         lines += [f"- {p}" for p in result.problems] + [""]
@@ -46,17 +45,20 @@ def feedback(result):
 
 
 def _case_line(t):
-    mark = "passed" if t["passed"] else "failed"
-    if t["hidden"]:  # never the hidden test's message: it may quote the expected answer
-        hint = "" if t["passed"] or not t["hint"] else f": {t['hint']}"
-        return f"- hidden test ({t['points']:g} pt) {mark}{hint}"
-    detail = "" if t["passed"] else ": " + gist(t["message"])
-    return f"- public test ({t['points']:g} pt) {mark}{detail}"
+    """A case's line. A failed case says what its check measured and the likely mistake (its
+    diagnosis) when it has one; a hidden case never shows its message (it may quote the
+    expected answer), only its diagnosis and hint."""
+    kind = "hidden" if t["hidden"] else "public"
+    if t["passed"]:
+        return f"- {kind} test ({t['points']:g} pt) passed"
+    said = [t.get("diagnosis")] + ([t["hint"]] if t["hidden"] else [gist(t["message"])])
+    said = [s for s in said if s]
+    return f"- {kind} test ({t['points']:g} pt) failed" + (": " + "; ".join(said) if said else "")
 
 
-def written_answers(results):
+def written_answers(results, title=True):
     """Every written answer with the rubric of its question, student by student."""
-    lines = ["# Written answers, to grade by hand", ""]
+    lines = ["# Written answers, to grade by hand", ""] if title else []
     for r in results:
         for question, (answer, rubric) in r.written.items():
             lines += [f"## {r.student}: {r.exercise} {question}", "", "Rubric:", "", rubric.strip(), "",

@@ -23,6 +23,8 @@ class GradeResult:
     possible_by_question: dict = dataclasses.field(default_factory=dict)
     written: dict = dataclasses.field(default_factory=dict)
     seconds: float = 0.0
+    seed: int | None = None  # the seed its inputs were drawn from: grading again with it replays them
+    graded_at: str = ""  # when it was graded (UTC, ISO 8601): tells a regrade from the row it replaces
 
     @property
     def questions(self):
@@ -41,6 +43,12 @@ class GradeResult:
     @property
     def percent(self):
         return 100.0 * self.score / self.possible if self.possible else 0.0
+
+    @property
+    def diagnoses(self):
+        """``"q1: <what the failed check measured and the likely mistake>"``, one per distinct diagnosis."""
+        found = [f"{t['question']}: {t['diagnosis']}" for t in self.tests if not t["passed"] and t.get("diagnosis")]
+        return list(dict.fromkeys(found))
 
     @property
     def reason(self):

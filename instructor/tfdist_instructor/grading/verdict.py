@@ -25,8 +25,20 @@ def _run_case(case, question, inputs, out, problem):
             message = str(error) or "assertion failed"
         except Exception as error:  # noqa: BLE001 - answers of the wrong shape fail, they never crash
             message = f"unexpected answer ({type(error).__name__}: {error})"
+    diagnosis = _diagnose(case, inputs, out) if message is not None and problem is None else None
     return {"question": question, "case": case.name, "hidden": not case.public, "passed": message is None,
-            "points": case.points, "message": (message or "")[:500], "hint": case.hint}
+            "points": case.points, "message": (message or "")[:500], "hint": case.hint, "diagnosis": diagnosis}
+
+
+def _diagnose(case, inputs, out):
+    """The failed case's diagnosis, or None; a diagnosis that cannot read the answer says nothing."""
+    if case.diagnose is None:
+        return None
+    try:
+        found = case.diagnose(inputs, out)
+    except Exception:  # noqa: BLE001 - an answer of another shape has no known mistake's signature
+        return None
+    return str(found)[:400] if found else None
 
 
 def score(results):
