@@ -29,7 +29,8 @@ def lost_in(result):
 def grade_planted(tmp_path_factory, notebooks, timeout_s):
     """Grade ``{name: notebook}`` in one folder, two at a time, and print the score table.
 
-    Returns ``{name: GradeResult}``. Files are numbered, not named: names are free text.
+    Returns ``({name: GradeResult}, report folder)``. Files are numbered, not named: names are
+    free text.
     """
     folder, out = tmp_path_factory.mktemp("planted"), tmp_path_factory.mktemp("planted-report")
     names = {}
@@ -41,4 +42,18 @@ def grade_planted(tmp_path_factory, notebooks, timeout_s):
     for name in notebooks:
         result = results[name]
         print(f"| {name} | {result.exercise} | {result.score:g} / {result.possible:g} | {', '.join(lost_in(result))} |")
-    return results
+    return results, out
+
+
+def assert_diagnosed(result, out, patterns):
+    """Each regular expression in ``patterns`` is found in the student's feedback file and in the
+    diagnosis column of their row of the instructor's scores.csv."""
+    import csv
+    import re
+
+    feedback = (out / "feedback" / f"{result.student}.md").read_text()
+    with open(out / "scores.csv", newline="") as f:
+        row = next(r for r in csv.DictReader(f) if r["student"] == result.student)
+    for pattern in patterns:
+        assert re.search(pattern, feedback), (pattern, feedback)
+        assert re.search(pattern, row["diagnosis"]), (pattern, row["diagnosis"])

@@ -2,7 +2,8 @@
 scores full marks.
 
 Each mistake in ``grading_fixtures/ring_planted_mistakes.json`` is one substitution in one answer
-cell of the reference solution, with the score it must get and the questions that lose points.
+cell of the reference solution, with the score it must get, the questions that lose points, and
+the diagnosis (the measured factor and the mistake's name) its feedback and CSV row must show.
 The solution and the five mistakes are graded in one folder, sandboxed, like a class's
 submissions (about a minute on two cores); pytest -s prints the score table.
 """
@@ -11,7 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
-from planting import grade_planted, lost_in, planted, solution
+from planting import assert_diagnosed, grade_planted, lost_in, planted, solution
 
 from tfdist_instructor.grading import sandbox
 
@@ -31,12 +32,23 @@ def graded(tmp_path_factory):
 
 
 def test_the_reference_solution_scores_full_marks(graded):
-    result = graded[NO_MISTAKE]
+    result = graded[0][NO_MISTAKE]
     assert (result.status, result.score, result.possible) == ("graded", 10, 10), result.reason
 
 
 @pytest.mark.parametrize("mistake", list(SPEC["mistakes"]))
 def test_each_planted_mistake_loses_the_points_of_the_questions_it_breaks(graded, mistake):
-    expected, result = SPEC["mistakes"][mistake], graded[mistake]
+    expected, result = SPEC["mistakes"][mistake], graded[0][mistake]
     assert (result.status, result.score) == ("graded", expected["score"]), result.reason
     assert lost_in(result) == expected["lost_in"]
+
+
+@pytest.mark.parametrize("mistake", list(SPEC["mistakes"]))
+def test_each_planted_mistake_is_named_with_its_measured_factor_in_feedback_and_csv(graded, mistake):
+    results, out = graded
+    assert_diagnosed(results[mistake], out, SPEC["mistakes"][mistake]["diagnosis"])
+
+
+def test_the_reference_solution_has_no_diagnosis(graded):
+    results, out = graded
+    assert results[NO_MISTAKE].diagnoses == []

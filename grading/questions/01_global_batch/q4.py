@@ -3,6 +3,9 @@
 
 from tfdist_instructor.grading.catalog import case, returned
 
+# The course helpers that answer this question: an answer that uses them scores 0 here.
+HELPERS = {"tfdist_edu.batching": ["split_batch", "BatchPlan"]}
+
 
 def inputs(rng):
     cases = [[int(rng.integers(1, 200)), int(rng.integers(2, 9))] for _ in range(8)]

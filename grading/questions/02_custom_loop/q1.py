@@ -2,8 +2,16 @@
 # ruff: noqa: F821 - probe() runs in the student's namespace, where their names are defined
 
 from tfdist_instructor.grading.catalog import case, returned, sibling
+from tfdist_instructor.grading.diagnosis import explain
 
 reference = sibling(__file__, "reference")
+REPLICAS = 2  # the exercise's strategy: two (logical) devices
+PER_SLICE = ("each replica averaged over its own slice (e.g. tf.reduce_mean), so the replicas' losses add up to "
+             "N times the mean; divide by the global batch: tf.nn.compute_average_loss(..., global_batch_size=...)")
+REG_PER_REPLICA = ("the regularisation loss was added in full on every replica, so it counts N times; scale it "
+                   "with tf.nn.scale_regularization_loss")
+SHORT_DENOMINATOR = ("a short batch was divided by the examples it holds, not by the global batch: pass "
+                     "global_batch_size to tf.nn.compute_average_loss")
 
 
 def inputs(rng):
@@ -52,8 +60,31 @@ def loss_on_one_device(inputs, out):
     assert abs(got - expected) < 1e-5, f"one device, batch of 4: expected the mean loss {expected:.5f}, got {got:.5f}"
 
 
+def _sum_diagnosis(inputs, out):
+    labels, logits = _data(inputs)
+    g, n = inputs["global_batch"], inputs["global_batch"] - inputs["short"]
+    losses = reference.cross_entropy(labels, logits)
+    found = explain("the sum of your replicas' losses", sum(returned(out["full"], "compute_loss")), losses.mean(),
+                    "the one-device loss", [(REPLICAS * losses.mean(), PER_SLICE)])
+    return found or explain("on a short batch, the sum of your replicas' losses", sum(returned(out["short"], "compute_loss")),
+                            losses[:n].sum() / g, "the one-device loss over the global batch",
+                            [(losses[:n].mean(), SHORT_DENOMINATOR)])
+
+
+def _regularised_diagnosis(inputs, out):
+    labels, logits = _data(inputs)
+    mean, reg = reference.cross_entropy(labels, logits).mean(), sum(inputs["regularisation"])
+    got = sum(returned(out["regularised"], "compute_loss"))
+    if abs(got - (mean + REPLICAS * reg)) < 1e-5:
+        return explain("the regularisation in your loss", got - mean, reg, "the model's regularisation loss",
+                       [(REPLICAS * reg, REG_PER_REPLICA)])
+    return explain("your regularised loss", got, mean + reg, "the one-device loss",
+                   [(REPLICAS * mean + reg, PER_SLICE)])
+
+
 @case(1.5, hint="on 2 replicas the SUM of the replicas' losses must equal the single-device mean loss: divide "
-                "by the global_batch_size argument (not the replica's own batch), short batches included")
+                "by the global_batch_size argument (not the replica's own batch), short batches included",
+      diagnose=_sum_diagnosis)
 def replica_losses_add_up_to_the_mean(inputs, out):
     labels, logits = _data(inputs)
     g, n = inputs["global_batch"], inputs["global_batch"] - inputs["short"]
@@ -63,7 +94,7 @@ def replica_losses_add_up_to_the_mean(inputs, out):
 
 
 @case(1.5, hint="the regularisation loss must be counted once in total, not once per replica: "
-                "use tf.nn.scale_regularization_loss")
+                "use tf.nn.scale_regularization_loss", diagnose=_regularised_diagnosis)
 def regularisation_counted_once(inputs, out):
     labels, logits = _data(inputs)
     expected = reference.cross_entropy(labels, logits).mean() + sum(inputs["regularisation"])

@@ -4,9 +4,18 @@
 import numpy as np
 
 from tfdist_instructor.grading.catalog import case, returned, sibling
+from tfdist_instructor.grading.diagnosis import explain, factor
 
 reference = sibling(__file__, "reference")
+q1 = sibling(__file__, "q1")  # the loss-scaling mistakes, named once
 LEARNING_RATE = 0.5  # plain SGD: Adam would hide a gradient N times too large
+GLOBAL_BATCH = 128  # the exercise's global batch (64 per replica, 2 replicas)
+REDUCE_MEAN = ("strategy.reduce with ReduceOp.MEAN averaged the replicas' losses, which are already divided by the "
+               "global batch; sum them with ReduceOp.SUM")
+SCALED_METRIC = ("the Mean metric was given each replica's loss already divided by the global batch, and averaged "
+                 "those; update test_loss with the per-example losses (loss_object)")
+TRAINS_ON_TEST = ("the test step took a training step (a GradientTape and the optimizer): evaluate only, with "
+                  "training=False and no gradients")
 
 
 def inputs(rng):
@@ -65,26 +74,64 @@ def train_step_returns_one_number(inputs, out):
         "return one scalar for the whole global batch (strategy.reduce)"
 
 
+def _train_loss_diagnosis(inputs, out):
+    images, labels = reference.batch(inputs["train_seed"], GLOBAL_BATCH)
+    loss, logits, _ = reference.model_step(out["before"], images, labels, 0.0)
+    mean = reference.cross_entropy(labels, logits).mean()
+    reg, n = loss - mean, q1.REPLICAS
+    got = returned(out["train"], "distributed_train_step")["loss"]
+    return explain("your train step's loss", got, loss, "the one-device loss",
+                   [(n * mean + reg, q1.PER_SLICE), (mean + n * reg, q1.REG_PER_REPLICA), (loss / n, REDUCE_MEAN)],
+                   rtol=1e-4)
+
+
+def _sgd_diagnosis(inputs, out):
+    images, labels = reference.batch(inputs["train_seed"], GLOBAL_BATCH)
+    _, _, expected = reference.model_step(out["before"], images, labels, inputs["learning_rate"])
+    got = returned(out["train"], "distributed_train_step")["after"]
+    moved = sum(float(np.vdot(g - b, e - b)) for b, g, e in zip(out["before"], got, expected, strict=True))
+    wanted = sum(float(np.vdot(e - b, e - b)) for b, e in zip(out["before"], expected, strict=True))
+    return f"one SGD step moved the weights {factor(moved, wanted)} as far as one device would"
+
+
 @case(1, hint="distributed_train_step must return the loss of the whole global batch: the SUM of the replicas' "
-              "scaled losses, regularisation included")
+              "scaled losses, regularisation included", diagnose=_train_loss_diagnosis)
 def train_loss_matches_one_device(inputs, out):
-    images, labels = reference.batch(inputs["train_seed"], 128)
+    images, labels = reference.batch(inputs["train_seed"], GLOBAL_BATCH)
     expected, _, _ = reference.model_step(out["before"], images, labels, 0.0)
     got = returned(out["train"], "distributed_train_step")["loss"]
     assert abs(got - expected) < 1e-4 * max(1.0, expected), (got, expected)
 
 
 @case(0.5, hint="one plain-SGD step must move the weights as one device would: gradients of the loss scaled "
-                "by the global batch, applied once")
+                "by the global batch, applied once", diagnose=_sgd_diagnosis)
 def one_sgd_step_matches_one_device(inputs, out):
-    images, labels = reference.batch(inputs["train_seed"], 128)
+    images, labels = reference.batch(inputs["train_seed"], GLOBAL_BATCH)
     _, _, expected = reference.model_step(out["before"], images, labels, inputs["learning_rate"])
     got = returned(out["train"], "distributed_train_step")["after"]
     for b, g, e in zip(out["before"], got, expected, strict=True):
         assert np.allclose(g - b, e - b, rtol=1e-3, atol=1e-6)
 
 
-@case(0.5, hint="the test step must evaluate without training: update the metrics, no gradients, no optimizer")
+def _weights_diagnosis(inputs, out):
+    after = returned(out["test"], "distributed_test_step")["after"]
+    change = max(float(np.abs(a - b).max()) for b, a in zip(out["before"], after, strict=True))
+    size = max(float(np.abs(b).max()) for b in out["before"])
+    if change == 0:
+        return None
+    return f"your test step changed the weights by up to {change:.2e} ({factor(change, size)} of the largest weight): " \
+           + TRAINS_ON_TEST
+
+
+def _metric_diagnosis(inputs, out):
+    expected_loss, _ = _test_reference(inputs, out)
+    got = returned(out["test"], "distributed_test_step")["loss"]
+    scaled = expected_loss * inputs["test_size"] / (q1.REPLICAS * GLOBAL_BATCH)
+    return explain("your test loss", got, expected_loss, "the one-device loss", [(scaled, SCALED_METRIC)], rtol=1e-4)
+
+
+@case(0.5, hint="the test step must evaluate without training: update the metrics, no gradients, no optimizer",
+      diagnose=_weights_diagnosis)
 def test_step_evaluates_and_leaves_the_weights(inputs, out):
     got = returned(out["test"], "distributed_test_step")
     assert got["loss"] > 0, "test_loss was not updated"
@@ -92,7 +139,7 @@ def test_step_evaluates_and_leaves_the_weights(inputs, out):
 
 
 @case(0.5, hint="update test_loss with the per-example losses (loss_object), not the loss scaled by the global "
-                "batch, and test_accuracy with the logits, on every replica's slice")
+                "batch, and test_accuracy with the logits, on every replica's slice", diagnose=_metric_diagnosis)
 def test_metrics_match_one_device(inputs, out):
     expected_loss, expected_accuracy = _test_reference(inputs, out)
     got = returned(out["test"], "distributed_test_step")

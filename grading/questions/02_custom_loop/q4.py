@@ -3,6 +3,9 @@
 
 from tfdist_instructor.grading.catalog import case, returned
 
+# The course helpers that answer this question: an answer that uses them scores 0 here.
+HELPERS = {"tfdist_edu.loss_scaling": ["metric_pitfall"], "tfdist_edu.loss_scaling.metrics": ["metric_pitfall"]}
+
 
 def inputs(rng):
     replicas = int(rng.integers(2, 5))

@@ -3,6 +3,9 @@
 
 from tfdist_instructor.grading.catalog import case, returned
 
+# The course helpers that answer this question: an answer that uses them scores 0 here.
+HELPERS = {"tfdist_edu.tfconfig": ["tf_config", "ClusterSpec"]}
+
 
 def inputs(rng):
     size = int(rng.integers(2, 6))

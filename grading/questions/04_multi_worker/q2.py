@@ -5,6 +5,9 @@ import os
 
 from tfdist_instructor.grading.catalog import case, returned
 
+# The course helpers that answer this question: an answer that uses them scores 0 here.
+HELPERS = {"tfdist_edu.tfconfig": ["ClusterSpec"]}
+
 
 def inputs(rng):
     return {"workers": int(rng.integers(2, 6)), "base": f"/ckpt-{int(rng.integers(1000))}"}

@@ -4,6 +4,9 @@
 import numpy as np
 
 from tfdist_instructor.grading.catalog import case, returned
+from tfdist_instructor.grading.diagnosis import explain, factor
+
+MEAN = "you divided by the number of devices (the mean); the all-reduce asked for here returns the sum"
 
 
 def _arrays(rng, n, size):  # JSON lists: the inputs travel to the student's kernel as JSON
@@ -41,8 +44,32 @@ def two_devices(inputs, out):
             f"expected the sum 11 * arange(6) on every device, got {device}"
 
 
+def _sum_diagnosis(inputs, out):
+    for arrays, attempted in zip(inputs["sums"], out["sums"], strict=True):
+        outputs, n, total = returned(attempted, "ring_all_reduce"), len(arrays), np.sum(arrays, axis=0)
+        for device in outputs:
+            if not np.allclose(device, total):
+                ratio = float(np.vdot(device, total) / np.vdot(total, total))
+                return explain(f"with N={n} devices your result", ratio, 1.0, "the sum", [(1 / n, f"1/N: {MEAN}")])
+    return None
+
+
+def _steps_diagnosis(inputs, out):
+    for arrays, attempted in zip(inputs["rings"], out["logs"], strict=True):
+        log, n = returned(attempted, "ring_all_reduce"), len(arrays)
+        steps, sends, needed = len({e["step"] for e in log}), len(log), 2 * (n - 1)
+        if steps == needed and sends == needed * n:
+            continue
+        said = f"with N={n} devices your ring made {sends} sends in {steps} numbered steps, {factor(sends, needed * n)} " \
+               f"the 2(N-1)N = {needed * n} sends of the 2(N-1) = {needed} steps it needs"
+        if max(steps, sends / n) in (2 * n - 1, 2 * n):
+            said += ": a phase ran N steps instead of N-1 (reduce-scatter and all-gather take N-1 steps each)"
+        return said
+    return None
+
+
 @case(2, hint="every device must end with the element-wise SUM (not the mean) of all arrays, for any number of "
-              "devices and any length, including lengths that do not split evenly")
+              "devices and any length, including lengths that do not split evenly", diagnose=_sum_diagnosis)
 def sum_on_every_device_random(inputs, out):
     for arrays, attempted in zip(inputs["sums"], out["sums"], strict=True):
         outputs, n = returned(attempted, "ring_all_reduce"), len(arrays)
@@ -52,7 +79,7 @@ def sum_on_every_device_random(inputs, out):
 
 
 @case(2, hint="a ring all-reduce takes 2(N-1) steps (N-1 per phase), each device sending one chunk per step to "
-              "its right-hand neighbour: 2(N-1)/N of the array per device")
+              "its right-hand neighbour: 2(N-1)/N of the array per device", diagnose=_steps_diagnosis)
 def ring_steps_and_traffic(inputs, out):
     for arrays, attempted in zip(inputs["rings"], out["logs"], strict=True):
         log, n, size = returned(attempted, "ring_all_reduce"), len(arrays), len(arrays[0])

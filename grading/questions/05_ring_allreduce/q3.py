@@ -2,6 +2,21 @@
 # ruff: noqa: F821 - probe() runs in the student's namespace, where their names are defined
 
 from tfdist_instructor.grading.catalog import case, returned
+from tfdist_instructor.grading.diagnosis import every, median_factor
+
+# The course helpers that answer this question: an answer that uses them scores 0 here.
+HELPERS = {"tfdist_edu.cost_model": ["Link", "StepModel", "ring_bytes_per_device"]}
+
+SUSPECTS = [  # (the cost a mistake gives, the mistake)
+    (lambda n, size, lat, bw: 2 * (n - 1) * lat + size / bw,
+     "the 2(N-1)/N factor of the bandwidth term was dropped: each device moves 2(N-1)/N of the bytes"),
+    (lambda n, size, lat, bw: 2 * (n - 1) / n * size / bw,
+     "the latency term was forgotten: a ring pays 2(N-1) latencies"),
+    (lambda n, size, lat, bw: lat + 2 * (n - 1) / n * size / bw,
+     "the latency was paid once: a ring pays it in each of its 2(N-1) steps"),
+    (lambda n, size, lat, bw: (n - 1) * lat + (n - 1) / n * size / bw,
+     "only one phase was counted: reduce-scatter and all-gather take N-1 steps each"),
+]
 
 
 def _link(rng):
@@ -42,14 +57,35 @@ def one_device_needs_no_all_reduce(inputs, out):
     assert step is not None and abs(step - 0.074) < 1e-9, f"1 device, batch 64: 0.01 + 64 * 0.001 = 0.074 s, got {step}"
 
 
+def _named(what, pairs):
+    said = f"{what} {median_factor(pairs, all_reduce)} the ring's (median over {len(pairs)} cases)"
+    for rule, mistake in SUSPECTS:
+        if every(pairs, rule, rtol=1e-9):
+            return f"{said}: {mistake}"
+    return said
+
+
+def _reduce_diagnosis(inputs, out):
+    pairs = [(args, returned(a, "all_reduce_seconds")) for args, a in zip(inputs["reduces"], out["reduces"], strict=True)]
+    return _named("your all-reduce times are", pairs)
+
+
+def _step_diagnosis(inputs, out):
+    pairs = []
+    for (n, batch, fixed, per_example, *link), a in zip(inputs["steps"], out["steps"], strict=True):
+        pairs.append(((n, *link), returned(a, "predict_step_seconds") - fixed - per_example * batch / n))
+    return _named("the all-reduce part of your step times (step minus compute) is", pairs)
+
+
 @case(1.5, hint="the all-reduce costs 2(N-1) latencies plus 2(N-1)/N of the bytes over the bandwidth: "
-                "check both terms")
+                "check both terms", diagnose=_reduce_diagnosis)
 def all_reduce_cost_random(inputs, out):
     for args, attempted in zip(inputs["reduces"], out["reduces"], strict=True):
         assert_close(returned(attempted, "all_reduce_seconds"), all_reduce(*args), f"n={args[0]}")
 
 
-@case(1, hint="a step on N devices is fixed_s + per_example_s * global_batch / N plus the all-reduce")
+@case(1, hint="a step on N devices is fixed_s + per_example_s * global_batch / N plus the all-reduce",
+      diagnose=_step_diagnosis)
 def step_prediction_random(inputs, out):
     for (n, batch, fixed, per_example, *link), attempted in zip(inputs["steps"], out["steps"], strict=True):
         expected = fixed + per_example * batch / n + all_reduce(n, *link)

@@ -8,7 +8,9 @@ A question file holds everything that decides its points, and is never shown to 
   exception costs only the cases that need that call);
 - cases: functions ``(inputs, out)`` decorated with ``@case(points, public=..., hint=...)`` that
   ``assert`` on ``out``, the probe's data; they run in the grader's process, never the student's;
-- optionally ``RUBRIC``: what the instructor looks for in a written answer the probe returns.
+- optionally ``RUBRIC``: what the instructor looks for in a written answer the probe returns;
+- optionally ``HELPERS``: the course helpers that answer the question (``{module: [names]}``):
+  an answer that uses them scores 0 for it (:mod:`ownwork`).
 """
 
 import dataclasses
@@ -71,6 +73,12 @@ class Question:
     @property
     def probe_source(self):
         return inspect.getsource(self.module.probe)
+
+    @property
+    def helpers(self):
+        """``{module: [names]}``: the course helpers that answer this question, so may not be used
+        for it (``HELPERS`` in the question file; see :mod:`ownwork`)."""
+        return getattr(self.module, "HELPERS", {})
 
     @property
     def rubric(self):

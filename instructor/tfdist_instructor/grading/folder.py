@@ -11,7 +11,7 @@ from tfdist_instructor.grading.report import write_report
 
 
 def grade_folder(submissions_dir, out_dir, timeout_s=DEFAULT_TIMEOUT_S, exercise=None, jobs=1, sandboxed=True,
-                 students=None, seeds=None):
+                 students=None, seeds=None, profile=False):
     """Grade every file in ``submissions_dir``; write ``scores.csv`` and ``feedback/`` in ``out_dir``.
 
     Each file is one student's submission (hidden files are skipped), named after the file;
@@ -19,7 +19,8 @@ def grade_folder(submissions_dir, out_dir, timeout_s=DEFAULT_TIMEOUT_S, exercise
     (``submissions_dir`` is then ignored and may be None). ``seeds``: None (a new seed per
     submission), one int for all, or ``{student id: seed}`` (see :mod:`seeds`). The exercise
     comes from each notebook's metadata, or from ``exercise``. ``jobs`` submissions run at
-    once. Returns one GradeResult per file, in order; the report is updated after every
+    once; ``profile`` times each kernel's TensorFlow import too (``result.phases``). Returns one
+    GradeResult per file, in order; the report is updated after every
     submission (so an interrupted run keeps what it graded), and rows of students not graded
     in this run stay as they were.
     """
@@ -35,7 +36,7 @@ def grade_folder(submissions_dir, out_dir, timeout_s=DEFAULT_TIMEOUT_S, exercise
 
     def grade(i):
         result = grade_submission(files[i], exercise=exercise, timeout_s=timeout_s, sandboxed=sandboxed,
-                                  student=names[i], seed=seeding.for_student(seeds, names[i]))
+                                  student=names[i], seed=seeding.for_student(seeds, names[i]), profile=profile)
         with lock:
             results[i] = result
             write_report([result], out_dir)  # its row, merged: the rest of the report stays

@@ -5,7 +5,7 @@ import json
 import time
 from pathlib import Path
 
-from tfdist_instructor.grading import catalog, codec, launch, notebook, seeds, verdict
+from tfdist_instructor.grading import catalog, codec, launch, notebook, ownwork, phases, seeds, structure, verdict
 from tfdist_instructor.grading.result import GradeResult
 from tfdist_instructor.grading.text import cell_label, gist, short
 
@@ -17,12 +17,14 @@ RUN_ENV = {"TFDIST_EDU_FAST": "1", "TFDIST_EDU_DATA": "synthetic", "TF_CPP_MIN_L
            "PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1", "PATH": "/usr/bin:/bin"}
 
 
-def grade_submission(path, exercise=None, timeout_s=DEFAULT_TIMEOUT_S, sandboxed=True, student=None, seed=None):
+def grade_submission(path, exercise=None, timeout_s=DEFAULT_TIMEOUT_S, sandboxed=True, student=None, seed=None,
+                     profile=False):
     """Grade one submitted file and return its GradeResult (never raises for bad files).
 
     ``student``: the id its row and feedback carry (default: the file's name without
     ``.ipynb``). ``seed``: the seed of the inputs the grader draws (default: a new one, from
     :func:`seeds.new_seed`); it is recorded in the result, and the same seed gives the same inputs.
+    ``profile``: also time the kernel's TensorFlow import (``result.phases``, see :mod:`phases`).
     """
     path, started = Path(path), time.monotonic()
     result = GradeResult(student=student or (path.stem if path.suffix == ".ipynb" else path.name), file=path.name,
@@ -33,7 +35,7 @@ def grade_submission(path, exercise=None, timeout_s=DEFAULT_TIMEOUT_S, sandboxed
         exercise, nb, problems = notebook.read(path, exercise)
         _expect(result, exercise)
         result.problems += problems
-        _run_and_judge(nb, result, timeout_s, sandboxed)
+        _run_and_judge(nb, result, timeout_s, sandboxed, profile)
     except notebook.Rejected as why:
         result.status = "rejected"
         result.problems.append(str(why))
@@ -50,16 +52,19 @@ def _expect(result, exercise):
     result.possible_by_question = catalog.questions(exercise)
 
 
-def _run_and_judge(nb, result, timeout_s, sandboxed):
+def _run_and_judge(nb, result, timeout_s, sandboxed, profile=False):
     import nbformat
 
     asked = catalog.load(result.exercise)
     inputs = seeds.draw_inputs(asked, result.seed)  # a new seed every run unless replayed: hard-coding does not pass
     job = {"notebook": nbformat.writes(nb), "name": f"{result.exercise}.ipynb", "timeout_s": timeout_s,
            "cell_limit_s": timeout_s / 2, "probe_reserve_s": min(90.0, timeout_s / 4),
-           "output_limit": OUTPUT_LIMIT_BYTES,
-           "probes": {q.name: {"source": q.probe_source, "inputs": inputs[q.name]} for q in asked}}
+           "output_limit": OUTPUT_LIMIT_BYTES, "clock": profile,
+           "probes": {q.name: {"source": q.probe_source, "inputs": inputs[q.name], "helpers": q.helpers}
+                      for q in asked}}
+    spawned = time.time()
     outcome = launch.run(json.dumps(job).encode(), RUN_ENV, timeout_s + GRACE_S, sandboxed)
+    returned = time.time()
     if outcome.killed:
         result.status = "timed out"
         running = [ln.split("[grader] running ", 1)[1] for ln in outcome.log if "[grader] running " in ln]
@@ -79,10 +84,16 @@ def _run_and_judge(nb, result, timeout_s, sandboxed):
     if report.get("error"):
         result.problems.insert(0, f"the notebook's kernel broke down: {short(report['error'])}")
     result.problems += _cell_problems(cells, nb)
+    owners, called = structure.answer_questions(notebook.handed_out(result.exercise).cells), report.get("called") or {}
     for q in asked:
-        result.tests += verdict.judge(q, inputs[q.name], probes.get(q.name))
+        used = ownwork.delegated(q, nb.cells, owners, called.get(q.name) if isinstance(called, dict) else None)
+        if used:
+            result.problems.append(ownwork.message(q.name, used))
+        result.tests += verdict.judge(q, inputs[q.name], probes.get(q.name), used)
         if q.rubric:
             result.written[q.name] = (_written(probes.get(q.name)), q.rubric)
+    result.phases = phases.phases(report.get("clock") or {}, spawned, returned, time.time() - returned,
+                                  time.time() - spawned)
 
 
 def _where(running, nb):

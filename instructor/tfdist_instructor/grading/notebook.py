@@ -50,8 +50,14 @@ def read(path, exercise=None):
         raise Rejected("cannot tell which exercise this is (no otter assignment name in its metadata); "
                        "grade it with --exercise NAME")
     exercise = exercise or named
-    original = nbformat.read(EXERCISES_DIR / exercise / f"{exercise}.ipynb", as_version=4)
-    return exercise, cleaned(nb), structure.problems(cells, original.cells)
+    return exercise, cleaned(nb), structure.problems(cells, handed_out(exercise).cells)
+
+
+def handed_out(exercise):
+    """The notebook of ``exercise`` as students get it."""
+    import nbformat
+
+    return nbformat.read(EXERCISES_DIR / exercise / f"{exercise}.ipynb", as_version=4)
 
 
 def cleaned(nb):

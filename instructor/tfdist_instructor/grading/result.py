@@ -24,6 +24,7 @@ class GradeResult:
     written: dict = dataclasses.field(default_factory=dict)
     seconds: float = 0.0
     seed: int | None = None  # the seed its inputs were drawn from: grading again with it replays them
+    phases: dict = dataclasses.field(default_factory=dict)  # where its time went (see phases.py)
     graded_at: str = ""  # when it was graded (UTC, ISO 8601): tells a regrade from the row it replaces
 
     @property

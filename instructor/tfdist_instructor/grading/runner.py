@@ -15,12 +15,14 @@ from pathlib import Path
 
 PROBE_CALL = """\
 from tfdist_instructor.grading.probing import run_probe as _grader_run_probe
-_grader_run_probe(get_ipython().user_ns, {source!r}, {inputs!r}, {out!r})"""
+_grader_run_probe(get_ipython().user_ns, {source!r}, {inputs!r}, {out!r}, {helpers!r})"""
 ANSWER_LIMIT = 32 << 20  # bytes of one probe's answer file read back
 
 
 def main():
+    started = time.time()
     job = json.loads(sys.stdin.buffer.read())
+    job["started"] = started
     answer = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)  # the kernel inherits stdout: its writes go to the log, not into the answer
     answer.write(json.dumps(run(job)))
@@ -36,20 +38,26 @@ def run(job):
     for question, probe in job["probes"].items():
         out = str(probes / f"{question}.json")
         cell = nbformat.v4.new_code_cell(PROBE_CALL.format(source=probe["source"], out=out,
-                                                           inputs=json.dumps(probe["inputs"])))
+                                                           inputs=json.dumps(probe["inputs"]),
+                                                           helpers=json.dumps(probe.get("helpers", {}))))
         cell.metadata["grader_probe"] = question
         nb.cells.append(cell)
-    report = {}
+    report, clock = {}, {"started": job.get("started"), "cells": []}
     try:
-        _client(nb, job).execute(cwd=os.getcwd())
+        _client(nb, job, clock, probes / "tensorflow-import").execute(cwd=os.getcwd())
     except Exception as error:  # noqa: BLE001 - a dead kernel is a result, reported as such
         report["error"] = f"{type(error).__name__}: {str(error)[:300]}"
+    clock["ended"], clock["tensorflow_import_s"] = time.time(), _read(probes / "tensorflow-import")
+    report["clock"] = clock
     report["cells"] = [_cell_report(c) for c in nb.cells if "grader_index" in c.metadata]
     report["probes"] = {q: _read(probes / f"{q}.json") for q in job["probes"]}
+    report["called"] = {q: _read(probes / f"{q}.json.called") for q in job["probes"]}
     return report
 
 
-def _client(nb, job):
+def _client(nb, job, clock, import_clock):
+    """The notebook client; ``clock`` gets when the kernel was ready and each cell's start and end
+    (``time.time()``), and with ``job["clock"]`` the kernel times its TensorFlow import."""
     from nbclient import NotebookClient
 
     deadline = time.monotonic() + job["timeout_s"]
@@ -77,9 +85,20 @@ def _client(nb, job):
         what = f"cell {cell.metadata['grader_index']}" if "grader_index" in cell.metadata \
             else f"probe {cell.metadata.get('grader_probe')}"
         print(f"[grader] running {what}", file=sys.stderr, flush=True)
+        clock["cells"].append({"probe": "grader_probe" in cell.metadata, "start": time.time()})
 
+    def executed(cell, cell_index, execute_reply):
+        if clock["cells"]:
+            clock["cells"][-1]["end"] = time.time()
+
+    def ready(notebook):
+        clock["kernel_ready"] = time.time()
+
+    timer = [f"--IPKernelApp.exec_lines=__import__('tfdist_instructor.grading.importclock', fromlist=['_'])"
+             f".install({str(import_clock)!r})"] if job.get("clock") else []
     return Client(nb, kernel_name="python3", allow_errors=True, interrupt_on_timeout=True,
-                  timeout_func=cell_timeout, on_cell_execute=log, record_timing=False)
+                  timeout_func=cell_timeout, on_cell_execute=log, on_cell_executed=executed,
+                  on_notebook_start=ready, record_timing=False, extra_arguments=timer)
 
 
 def _cell_report(cell):

@@ -17,7 +17,7 @@ def problems(cells, original):
     position = {c.get("id"): i for i, c in enumerate(cells) if c.get("id")}
     if not any(c.get("id") in position for c in given):
         return ["the notebook's cell ids were not kept, so deleted or moved cells cannot be named"]
-    owners = _answer_questions(original)
+    owners = answer_questions(original)
 
     def label(cell):
         q = owners.get(cell.get("id"))
@@ -40,7 +40,7 @@ def problems(cells, original):
     return found
 
 
-def _answer_questions(cells):
+def answer_questions(cells):
     """Map the id of each answer cell in the handed-out notebook to its question."""
     owners, pending = {}, []
     for cell in cells:

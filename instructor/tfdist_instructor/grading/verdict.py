@@ -3,9 +3,14 @@
 from tfdist_instructor.grading import codec
 
 
-def judge(question, inputs, raw):
-    """One result dict per case of ``question`` for the probe answer ``raw`` (JSON text or None)."""
+def judge(question, inputs, raw, delegated=()):
+    """One result dict per case of ``question`` for the probe answer ``raw`` (JSON text or None).
+
+    ``delegated``: course helpers the answer used in place of its own work (:mod:`ownwork`):
+    every case then fails, saying so."""
     try:
+        if delegated:
+            raise AssertionError(f"answered with {', '.join(sorted(delegated))}: a course helper, not your own work")
         if raw is None:
             raise AssertionError("no answer: the notebook stopped before this question was probed")
         out, problem = codec.decode(raw), None
@@ -26,6 +31,8 @@ def _run_case(case, question, inputs, out, problem):
         except Exception as error:  # noqa: BLE001 - answers of the wrong shape fail, they never crash
             message = f"unexpected answer ({type(error).__name__}: {error})"
     diagnosis = _diagnose(case, inputs, out) if message is not None and problem is None else None
+    if problem and problem.startswith("answered with "):
+        diagnosis = problem
     return {"question": question, "case": case.name, "hidden": not case.public, "passed": message is None,
             "points": case.points, "message": (message or "")[:500], "hint": case.hint, "diagnosis": diagnosis}
 
