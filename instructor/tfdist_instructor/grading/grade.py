@@ -5,12 +5,11 @@ import json
 import time
 from pathlib import Path
 
-from tfdist_instructor.grading import catalog, codec, launch, notebook, ownwork, phases, seeds, structure, verdict
+from tfdist_instructor.grading import catalog, cells, codec, launch, notebook, ownwork, phases, seeds, structure, verdict
 from tfdist_instructor.grading.result import GradeResult
-from tfdist_instructor.grading.text import cell_label, gist, short
+from tfdist_instructor.grading.text import short
 
 DEFAULT_TIMEOUT_S = 600
-OUTPUT_LIMIT_BYTES = 2_000_000  # outputs kept per graded notebook; the rest is dropped
 GRACE_S = 20  # beyond the notebook's deadline, for starting and stopping the run
 # The same environment sandboxed or trusted: fast mode and the synthetic data, offline.
 RUN_ENV = {"TFDIST_EDU_FAST": "1", "TFDIST_EDU_DATA": "synthetic", "TF_CPP_MIN_LOG_LEVEL": "2",
@@ -59,7 +58,7 @@ def _run_and_judge(nb, result, timeout_s, sandboxed, profile=False):
     inputs = seeds.draw_inputs(asked, result.seed)  # a new seed every run unless replayed: hard-coding does not pass
     job = {"notebook": nbformat.writes(nb), "name": f"{result.exercise}.ipynb", "timeout_s": timeout_s,
            "cell_limit_s": timeout_s / 2, "probe_reserve_s": min(90.0, timeout_s / 4),
-           "output_limit": OUTPUT_LIMIT_BYTES, "clock": profile,
+           "output_limit": cells.OUTPUT_LIMIT_BYTES, "clock": profile,
            "probes": {q.name: {"source": q.probe_source, "inputs": inputs[q.name], "helpers": q.helpers}
                       for q in asked}}
     spawned = time.time()
@@ -68,14 +67,14 @@ def _run_and_judge(nb, result, timeout_s, sandboxed, profile=False):
     if outcome.killed:
         result.status = "timed out"
         running = [ln.split("[grader] running ", 1)[1] for ln in outcome.log if "[grader] running " in ln]
-        where = _where(running[-1] if running else "", nb)
+        where = cells.where(running[-1] if running else "", nb)
         result.problems.insert(0, f"stopped after {timeout_s:g} s, the time limit: {where} was still running "
                                   "(an infinite loop, or a cell that ignores interrupts?)")
         return
     try:
         report = json.loads(outcome.result)
         probes = dict(report["probes"])
-        cells = [c for c in report["cells"] if isinstance(c, dict) and isinstance(c.get("error") or {}, dict)]
+        ran = [c for c in report["cells"] if isinstance(c, dict) and isinstance(c.get("error") or {}, dict)]
     except (ValueError, KeyError, TypeError):
         result.status = "failed"
         result.problems.insert(0, f"the run ended without an answer (exit {outcome.returncode}): "
@@ -83,7 +82,7 @@ def _run_and_judge(nb, result, timeout_s, sandboxed, profile=False):
         return
     if report.get("error"):
         result.problems.insert(0, f"the notebook's kernel broke down: {short(report['error'])}")
-    result.problems += _cell_problems(cells, nb)
+    result.problems += cells.problems(ran, nb)
     owners, called = structure.answer_questions(notebook.handed_out(result.exercise).cells), report.get("called") or {}
     for q in asked:
         used = ownwork.delegated(q, nb.cells, owners, called.get(q.name) if isinstance(called, dict) else None)
@@ -94,33 +93,6 @@ def _run_and_judge(nb, result, timeout_s, sandboxed, profile=False):
             result.written[q.name] = (_written(probes.get(q.name)), q.rubric)
     result.phases = phases.phases(report.get("clock") or {}, spawned, returned, time.time() - returned,
                                   time.time() - spawned)
-
-
-def _where(running, nb):
-    """"cell 5 (`label`)" for a log's "cell 5", from the grader's own copy of the notebook."""
-    labels = {f"cell {c.metadata['grader_index']}": cell_label(c) for c in nb.cells}
-    return f"{running} ({labels[running]})" if running in labels else (running or "the notebook")
-
-
-def _cell_problems(cells, nb):
-    """Cells cut at the time limit, the first cell that raised, the first one whose output was dropped."""
-    labels = {c.metadata["grader_index"]: cell_label(c) for c in nb.cells}
-    found, raised = [], []
-    for c in cells:
-        index, error = c.get("index"), c.get("error") or {}
-        where = f"cell {index} ({labels.get(index, '?')})"
-        if error.get("ename") == "KeyboardInterrupt":
-            found.append(f"{where} was stopped at the per-cell time limit (an infinite loop?)")
-        elif error:
-            raised.append(f"{where} raised {short(error.get('ename'), 60)}: {gist(error.get('evalue'))}")
-    if raised:
-        more = f"; {len(raised) - 1} later cell(s) failed too" if len(raised) > 1 else ""
-        found.append(raised[0] + more)
-    truncated = [c.get("index") for c in cells if c.get("truncated")]
-    if truncated:  # once over the budget every later output is dropped too: name the first cell
-        found.append(f"output over {OUTPUT_LIMIT_BYTES // 1_000_000} MB was dropped from cell {truncated[0]} "
-                     f"({labels.get(truncated[0], '?')}) on: print less")
-    return found
 
 
 def _written(raw):

@@ -61,13 +61,14 @@ def handed_out(exercise):
 
 
 def cleaned(nb):
-    """A copy of ``nb`` ready to run: no outputs, no public-check cells, a python3 kernel; each
-    cell keeps the student's numbering in ``grader_index``, for feedback."""
+    """A copy of ``nb`` ready to run: no outputs, no public-check cells (nor the cell that only
+    sets up otter for them), a python3 kernel; each cell keeps the student's numbering in
+    ``grader_index``, for feedback."""
     nb = copy.deepcopy(nb)
     kept = []
     for index, cell in enumerate(nb.cells):
         if cell.cell_type == "code":
-            if structure.CHECK_CELL.match(cell.source):
+            if structure.CHECK_CELL.match(cell.source) or structure.OTTER_CELL.match(cell.source):
                 continue
             cell.outputs, cell.execution_count = [], None
         cell.metadata["grader_index"] = index + 1

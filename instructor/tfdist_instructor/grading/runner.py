@@ -17,6 +17,10 @@ PROBE_CALL = """\
 from tfdist_instructor.grading.probing import run_probe as _grader_run_probe
 _grader_run_probe(get_ipython().user_ns, {source!r}, {inputs!r}, {out!r}, {helpers!r})"""
 ANSWER_LIMIT = 32 << 20  # bytes of one probe's answer file read back
+# jsonschema (under nbformat) imports this optional IRI checker if it can; it builds a grammar at
+# import, seconds per sandbox, for a format no notebook schema uses. The runner does without it;
+# the student's kernel is left as it is.
+UNNEEDED = ("rfc3987_syntax",)
 
 
 def main():
@@ -30,6 +34,8 @@ def main():
 
 
 def run(job):
+    for name in UNNEEDED:
+        sys.modules.setdefault(name, None)  # "import name" then raises ImportError, which jsonschema expects
     import nbformat
 
     nb = nbformat.reads(job["notebook"], as_version=4)
@@ -98,7 +104,8 @@ def _client(nb, job, clock, import_clock):
              f".install({str(import_clock)!r})"] if job.get("clock") else []
     return Client(nb, kernel_name="python3", allow_errors=True, interrupt_on_timeout=True,
                   timeout_func=cell_timeout, on_cell_execute=log, on_cell_executed=executed,
-                  on_notebook_start=ready, record_timing=False, extra_arguments=timer)
+                  on_notebook_start=ready, record_timing=False, extra_arguments=timer,
+                  shutdown_kernel="immediate")  # the answers are in files already; the sandbox ends next
 
 
 def _cell_report(cell):

@@ -9,6 +9,9 @@ from tfdist_instructor.grading.text import cell_label, natural
 
 # Cells the student version holds only to run public checks: the grader probes every question itself.
 CHECK_CELL = re.compile(r"""^\s*grader\.(check\(\s*["'](?P<q>\w+)["']\s*\)|check_all\(\)|export\(.*\))\s*$""")
+# The cell that only sets up otter for those checks (comments, the import, the Notebook): the
+# grader skips it too, as it does not need otter (whose import takes seconds).
+OTTER_CELL = re.compile(r"""^(\s*#[^\n]*\n|\s*\n)*\s*import otter\s*\n(\s*\n)*\s*grader = otter\.Notebook\([^()\n]*\)\s*$""")
 
 
 def problems(cells, original):
