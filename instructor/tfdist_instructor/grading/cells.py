@@ -1,7 +1,7 @@
 """What the run says about the student's cells: where it was stopped, which cell raised, whose
 output was dropped; cells named by their number and first line, from the grader's own copy."""
 
-from tfdist_instructor.grading.text import cell_label, gist
+from tfdist_instructor.grading.text import cell_label, gist, short
 
 OUTPUT_LIMIT_BYTES = 2_000_000  # outputs kept per graded notebook; the rest is dropped
 
