@@ -2,7 +2,8 @@
 #   make demo   installs into .venv/ and runs the tour, the main job, on this machine
 #   make test   installs everything the tests need and runs every test (CI runs this)
 # Instructors: make grade SUBMISSIONS=dir, make slides, make exercises, make compat,
-#   make retarget REPO=owner/name REF=branch, make outputs (after make test).
+#   make retarget REPO=owner/name REF=branch, make outputs (after make test),
+#   make release OUT=dir [REPO=owner/name REF=branch].
 # Maintainers: make upstream-canary (the newest TensorFlow/Keras against the lessons).
 SHELL := /bin/bash
 PYTHON ?= python3
@@ -15,7 +16,7 @@ SUBMISSIONS ?= submissions
 GRADES ?= grades
 export TF_CPP_MIN_LOG_LEVEL ?= 2
 
-.PHONY: demo test test-fast instructor grade slides exercises compat site outputs retarget colab-test upstream-canary clean
+.PHONY: demo test test-fast instructor grade slides exercises compat site outputs retarget release colab-test upstream-canary clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -103,6 +104,13 @@ outputs: $(VENV)/.instructor-installed
 # runs before anything is installed.
 retarget:
 	PYTHONPATH=instructor $(PYTHON) -m tfdist_instructor.retarget --repo "$(REPO)" --ref "$(REF)"
+
+# The student copy: no solution, master, question file, rubric or instructor package, retargeted
+# to REPO at REF (default: pyproject's), a git repository with one commit. Standard library and git.
+release:
+	@test -n "$(OUT)" || { echo "make release: give OUT=folder (new or empty)"; exit 2; }
+	PYTHONPATH=instructor $(PYTHON) -m tfdist_instructor.term.release "$(OUT)" \
+		$(if $(REPO),--repo "$(REPO)") $(if $(REF),--ref "$(REF)") $(if $(DECKS),--decks)
 
 # Every lesson and solution notebook, fast mode, on Colab's package versions in .venv-colab/
 # (its own stamps; see scripts/colab_stack.sh).

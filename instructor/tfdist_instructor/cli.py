@@ -1,4 +1,5 @@
-"""The ``tfdist-instructor`` command: grade, exercises, slides, compat, site, outputs, retarget.
+"""The ``tfdist-instructor`` command: grade, exercises, slides, compat, site, outputs, retarget
+and the term's commands (release, gradebook, gradescope; grade --roster, --slurm).
 
 Bad input (a missing folder, an unwritable output folder, an unknown exercise) gets one line
 and a non-zero exit, before any work starts.
@@ -44,7 +45,7 @@ def _outputs(args):
 
 def build_parser():
     """Return the argument parser of the ``tfdist-instructor`` command."""
-    from tfdist_instructor import grading, retarget, slides
+    from tfdist_instructor import grading, retarget, slides, term
 
     parser = argparse.ArgumentParser(prog="tfdist-instructor",
                                      description="Instructor tools for the tf.distribute course.")
@@ -69,6 +70,7 @@ def build_parser():
     outputs.add_argument("--executed", default="build/executed", help="executed notebooks (make test leaves them)")
     outputs.set_defaults(func=_outputs)
     retarget.add_cli(sub)
+    term.add_cli(sub)
     return parser
 
 

@@ -64,8 +64,7 @@ def retarget(root, repo, ref):
 
     Returns the files changed.
     """
-    if not re.fullmatch(rf"{NAME}/{NAME}", repo) or not re.fullmatch(r"[\w.-]+", ref):
-        raise ValueError(f"expected REPO=owner/name and REF=branch, got {repo!r} and {ref!r}")
+    check_address(repo, ref)
     changed = []
     for path in files(root):
         new = text = path.read_text(encoding="utf-8")
@@ -75,6 +74,12 @@ def retarget(root, repo, ref):
             path.write_text(new, encoding="utf-8")
             changed.append(path)
     return changed
+
+
+def check_address(repo, ref):
+    """ValueError unless ``repo`` is owner/name and ``ref`` a branch name."""
+    if not re.fullmatch(rf"{NAME}/{NAME}", repo) or not re.fullmatch(r"[\w.-]+", ref):
+        raise ValueError(f"expected REPO=owner/name and REF=branch, got {repo!r} and {ref!r}")
 
 
 def _replace(match, repo, ref):

@@ -1,0 +1,109 @@
+"""The student copy of the course: ``tfdist-instructor release OUT`` (``make release OUT=...``).
+
+It copies what students use (lessons, exercises with their public checks, ``tfdist_edu``, the
+docs; the decks on request) into a new folder, points every badge, install and clone cell at
+the address students will use (``retarget``), and makes it a git repository with one commit, so
+no history of the instructor's repository comes along. Solutions, masters, question files (the
+hidden cases and their rubrics) and the instructor package are never copied; a check after the
+copy refuses the release if any path of theirs is there.
+"""
+
+import shutil
+import subprocess
+from pathlib import Path
+
+from tfdist_instructor import REPO_ROOT, retarget
+
+COPIED = ("README.md", "pyproject.toml", "environment.yml", "notebooks", "exercises", "tfdist_edu", "docs")
+DECKS = ("slides",)
+NEVER = ("solutions", "grading", "instructor", "tests", "benchmarks", ".github", ".ci")
+SKIPPED = ("__pycache__", ".ipynb_checkpoints", "checkpoints", "cluster_run", ".OTTER_LOG", "chief.py",
+           "mw_train.py", "*.egg-info", "*.pyc")
+AUTHOR = ["-c", "user.name=tfdist-instructor release", "-c", "user.email=release@tfdist-edu.invalid"]
+# The student copy's Makefile: the course's own `make demo`, which needs nothing instructors have.
+MAKEFILE = """\
+# make demo: install the course into .venv/ and run the tour, the main job, on this machine.
+PYTHON ?= python3
+.PHONY: demo
+demo:
+\t$(PYTHON) -m venv .venv
+\t.venv/bin/python -m pip install --quiet -e ".[course]"
+\t.venv/bin/tfdist-edu tour --out tour-report
+"""
+
+
+def release(out, repo=None, ref=None, root=REPO_ROOT, decks=False):
+    """Write the student copy of ``root`` into ``out`` (new or empty), retargeted to ``repo`` at
+    branch ``ref`` (default: pyproject's), as a one-commit git repository; return its files."""
+    out, root = Path(out), Path(root)
+    if out.exists() and any(out.iterdir()):
+        raise ValueError(f"{out} is not empty: give a new folder for the release")
+    old_repo, old_ref = retarget.current(root)
+    repo, ref = repo or old_repo, ref or old_ref
+    retarget.check_address(repo, ref)  # a bad address: one line, before anything is written
+    out.mkdir(parents=True, exist_ok=True)
+    for name in COPIED + (DECKS if decks else ()):
+        _copy(root / name, out / name)
+    (out / "Makefile").write_text(MAKEFILE)
+    retarget.retarget(out, repo, ref)
+    leaked = [str(p.relative_to(out)) for p in out.rglob("*") if p.relative_to(out).parts[0] in NEVER]
+    if leaked:
+        raise RuntimeError(f"the release holds instructor files: {', '.join(leaked[:5])}")
+    _commit(out, ref, f"The course as students get it ({repo}@{ref})")
+    return sorted(p.relative_to(out) for p in out.rglob("*") if p.is_file() and ".git" not in p.parts)
+
+
+def _copy(source, target):
+    if source.is_dir():
+        shutil.copytree(source, target, ignore=shutil.ignore_patterns(*SKIPPED))
+    elif source.is_file():
+        shutil.copy2(source, target)
+    else:
+        raise FileNotFoundError(f"{source} is missing: run the release from a checkout of the course")
+
+
+def _commit(out, ref, message):
+    """A fresh repository with exactly one commit on branch ``ref``."""
+    for command in (["init", "-q", "--template=", "-b", ref], ["add", "-A"],
+                    [*AUTHOR, "commit", "-q", "--no-gpg-sign", "-m", message]):
+        done = subprocess.run(["git", "-C", str(out), *command], capture_output=True, text=True)
+        if done.returncode:
+            raise RuntimeError(f"git {' '.join(command[:2])} failed in {out}: {done.stderr.strip()}")
+
+
+def add_cli(subparsers):
+    """Register ``release OUT [--repo owner/name] [--ref branch] [--decks]``."""
+    parser = subparsers.add_parser("release", help="write the student copy of the course as a fresh git repository")
+    parser.add_argument("out", metavar="OUT", help="a new (or empty) folder")
+    parser.add_argument("--repo", default=None, metavar="OWNER/NAME", help="where students get it (default: pyproject's)")
+    parser.add_argument("--ref", default=None, metavar="BRANCH", help="its branch (default: pyproject's)")
+    parser.add_argument("--decks", action="store_true", help="include the deck sources (slides/)")
+    parser.set_defaults(func=run)
+
+
+def run(args):
+    files = release(args.out, args.repo, args.ref, decks=args.decks)
+    repo, ref = retarget.current(args.out)
+    print(f"{len(files)} files released into {args.out} for {repo}@{ref} (one commit; no solution, master, "
+          f"question file, rubric or instructor package): push it with\n"
+          f"  git -C {args.out} push https://github.com/{repo} {ref}")
+    return 0
+
+
+def main(argv=None):
+    """``python -m tfdist_instructor.term.release OUT`` (make release): standard library only."""
+    import argparse
+    import sys
+
+    parser = argparse.ArgumentParser(prog="python -m tfdist_instructor.term.release")
+    add_cli(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["release", *(sys.argv[1:] if argv is None else argv)])
+    try:
+        return run(args)
+    except (ValueError, RuntimeError, FileNotFoundError) as error:
+        print(f"release: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

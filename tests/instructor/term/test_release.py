@@ -1,0 +1,121 @@
+"""The student release: distinctive lines planted in every solution, master, question file, rubric
+and instructor module of a copy of the repository must reach none of the release's files, its git
+history or objects, nor the site built from it."""
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from tfdist_instructor import REPO_ROOT, retarget, site
+from tfdist_instructor.term import release
+
+REPO, REF = "acme-univ/dist-course", "spring-term"
+PLANTED = ("solutions", "grading", "instructor")
+
+
+def _plant(path, mark):
+    """Add ``mark`` to the file: a line in every code cell (notebooks), the rubric, a comment."""
+    if path.suffix == ".ipynb":
+        nb = nbformat.read(path, as_version=4)
+        for cell in nb.cells:
+            if cell.cell_type == "code":
+                cell.source += f"\n# {mark}"
+        nbformat.write(nb, path)
+        return
+    text = path.read_text()
+    text = text.replace('RUBRIC = """\\\n', f'RUBRIC = """\\\n{mark}-rubric\n')
+    path.write_text(text + f"\n# {mark}\n")
+
+
+@pytest.fixture(scope="module")
+def planted(tmp_path_factory):
+    """A copy of the repository's tracked files with a mark in every secret file; the marks."""
+    source = tmp_path_factory.mktemp("course")
+    tracked = subprocess.run(["git", "-C", str(REPO_ROOT), "ls-files"], capture_output=True, text=True,
+                             check=True).stdout.split()
+    marks = []
+    for name in tracked:
+        (source / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(REPO_ROOT / name, source / name)
+        if name.split("/")[0] in PLANTED and Path(name).suffix in (".py", ".ipynb", ".txt", ".toml", ".j2"):
+            marks.append(f"LEAKED-{len(marks):03d}-{Path(name).stem}")
+            _plant(source / name, marks[-1])
+    return source, marks
+
+
+@pytest.fixture(scope="module")
+def released(planted, tmp_path_factory):
+    source, _ = planted
+    out = tmp_path_factory.mktemp("release") / "course"
+    release.release(out, REPO, REF, root=source, decks=True)
+    return out
+
+
+def _found(text, marks):
+    return sorted({m for m in marks if m in text})
+
+
+def test_the_marks_were_planted_in_every_kind_of_secret_file(planted):
+    source, marks = planted
+    kinds = {"solutions/01_global_batch/01_global_batch.ipynb", "grading/masters/03_svhn_capstone.ipynb",
+             "grading/questions/01_global_batch/q4.py", "grading/questions/02_custom_loop/reference.py"}
+    texts = {k: (source / k).read_text() for k in kinds}
+    assert all("LEAKED-" in t for t in texts.values()), [k for k, t in texts.items() if "LEAKED-" not in t]
+    assert "-rubric" in (source / "grading/questions/03_svhn_capstone/q3.py").read_text()
+    assert len(marks) > 40, len(marks)
+
+
+def test_no_planted_line_reaches_a_released_file(planted, released):
+    _, marks = planted
+    leaks = {str(p.relative_to(released)): _found(p.read_text(errors="replace"), marks)
+             for p in released.rglob("*") if p.is_file() and ".git" not in p.parts}
+    assert {k: v for k, v in leaks.items() if v} == {}
+    assert not any((released / name).exists() for name in release.NEVER)
+    assert (released / "exercises/01_global_batch/01_global_batch.ipynb").exists()
+    assert (released / "exercises/01_global_batch/tests/q1.py").exists()  # the public checks stay
+    assert (released / "tfdist_edu/__init__.py").exists() and (released / "slides").is_dir()
+
+
+def test_no_planted_line_reaches_the_git_history_or_any_object(planted, released):
+    _, marks = planted
+
+    def git(*args):
+        return subprocess.run(["git", "-C", str(released), *args], capture_output=True, text=True,
+                              check=True).stdout
+
+    assert git("rev-list", "--all").split().__len__() == 1, "the release has one commit, no history"
+    assert _found(git("log", "-p", "--all"), marks) == []
+    objects = subprocess.run(["git", "-C", str(released), "cat-file", "--batch-all-objects", "--batch"],
+                             capture_output=True, check=True).stdout.decode(errors="replace")
+    assert "exercises" in objects and _found(objects, marks) == []
+    assert git("status", "--porcelain") == ""
+
+
+def test_no_planted_line_reaches_the_site_built_from_the_release(planted, released, tmp_path, monkeypatch):
+    _, marks = planted
+    monkeypatch.setattr(site, "REPO_ROOT", released)
+    lessons = sorted((released / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    src = tmp_path / "site-src"
+    (src / "_static").mkdir(parents=True)
+    site._stage(src, lessons, tmp_path / "no-slides", tmp_path / "no-tour")
+    pages = [p for p in src.rglob("*") if p.is_file()]
+    assert any(p.name == "public_checks.md" for p in pages)
+    assert {str(p): _found(p.read_text(errors="replace"), marks) for p in pages if _found(p.read_text(), marks)} == {}
+
+
+def test_every_link_of_the_release_points_at_the_students_address(released):
+    found = {(repo, ref) for _, _, repo, ref in retarget.links(released)}
+    assert found and all(repo in (REPO, None) and ref in (REF, None) for repo, ref in found), found
+    branch = subprocess.run(["git", "-C", str(released), "branch", "--show-current"], capture_output=True,
+                            text=True).stdout.strip()
+    assert branch == REF
+
+
+def test_a_release_into_a_folder_that_is_not_empty_is_refused_in_one_line(tmp_path, capsys):
+    (tmp_path / "old.txt").write_text("keep me")
+    assert release.main([str(tmp_path)]) == 2
+    assert capsys.readouterr().err.strip() == f"release: {tmp_path} is not empty: give a new folder for the release"
+    assert [p.name for p in tmp_path.iterdir()] == ["old.txt"]
