@@ -1,0 +1,64 @@
+"""A policy file per exercise: deadline, late penalty, extensions; lateness from the platform, said
+which; bad files refused in one line."""
+
+import datetime
+
+import pytest
+
+from tfdist_instructor.term.platforms import Claim
+from tfdist_instructor.term.policy import Policy
+
+UTC = datetime.timezone.utc
+POLICY = """\
+deadline = 2026-03-02T23:59:00Z
+late_penalty = 0.10
+late_limit_days = 3
+[extensions]
+s1 = 2
+s2 = 2026-03-10T12:00:00Z
+"""
+
+
+@pytest.fixture
+def policy(tmp_path):
+    (tmp_path / "05_ring_allreduce.toml").write_text(POLICY)
+    return Policy.for_exercise("05_ring_allreduce", tmp_path)
+
+
+def _at(day, hour=12):
+    return Claim(path=None, platform="gradescope", said="", students=[], submitted_at=datetime.datetime(
+        2026, 3, day, hour, tzinfo=UTC), time_source="Gradescope's export metadata (:created_at:)")
+
+
+def test_started_days_late_count_from_each_students_own_deadline(policy):
+    assert policy.days_late("s9", _at(2)) == (0, "Gradescope's export metadata (:created_at:)")
+    assert policy.days_late("s9", _at(3))[0] == 1  # 12 h late: one started day
+    assert policy.days_late("s9", _at(5))[0] == 3
+    assert policy.days_late("s1", _at(4))[0] == 0  # two days' extension
+    assert policy.days_late("s2", _at(10, 13))[0] == 1  # a deadline of their own
+
+
+def test_canvas_late_marker_costs_one_day_and_is_named_as_the_source(policy):
+    claim = Claim(path=None, platform="canvas", said="", students=[], late=True,
+                  time_source="Canvas's LATE marker in the file name (no time in it)")
+    assert policy.days_late("s9", claim) == (1, "Canvas's LATE marker in the file name (no time in it)")
+
+
+def test_the_penalty_is_a_share_of_the_total_per_day_and_everything_past_the_limit(policy):
+    assert [policy.penalty(d, 12) for d in (0, 1, 3, 4)] == [0.0, 1.2, 3.6, 12.0]
+
+
+def test_an_exercise_without_a_policy_file_has_no_deadline(tmp_path):
+    assert Policy.for_exercise("01_global_batch", tmp_path).days_late("s1", _at(30)) == \
+        (0, "Gradescope's export metadata (:created_at:)")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("deadline = 2026-03-02T23:59:00\n", "deadline must be a date-time with its zone"),
+    ("late_penalty = 10\n", "late_penalty is a share of the total per day, between 0 and 1; got 10"),
+    ("dedline = 2026-03-02T23:59:00Z\n", "unknown key.s. dedline"),
+])
+def test_a_bad_policy_file_is_refused_in_one_line(tmp_path, text, message):
+    (tmp_path / "05_ring_allreduce.toml").write_text(text)
+    with pytest.raises(ValueError, match=message):
+        Policy.for_exercise("05_ring_allreduce", tmp_path)
