@@ -3,6 +3,7 @@
 
 from tfdist_instructor.grading.catalog import case, returned
 
+HAND_POINTS = 2  # the written answer, graded by hand with RUBRIC: the exercise's total is 10 automatic + 2
 RUBRIC = """\
 Up to 2 points, given by hand (the automatic points are for `updates_per_epoch` only):
 - names the fastest and the slowest run with their measured seconds (0.5);

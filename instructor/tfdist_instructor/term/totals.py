@@ -1,0 +1,86 @@
+"""Each student's total for an exercise: automatic points, hand-graded points, the late penalty.
+
+An exercise's total is stated once, in its question files: the automatic points are the sum of
+their cases, the hand-graded points the ``HAND_POINTS`` of a question with a written answer
+(exercise 3: 2). Hand-graded points come from a CSV with the columns ``id,exercise,points``.
+``totals.csv`` has one row per roster student, those without a submission included.
+"""
+
+import csv
+from pathlib import Path
+
+from tfdist_instructor.grading import catalog
+
+TOTALS_FILE = "totals.csv"
+COLUMNS = ["id", "name", "email", "exercise", "auto", "hand", "late_days", "late_penalty", "total", "possible",
+           "status", "platform", "submitted_at", "lateness_from", "file"]
+
+
+def hand_possible(exercise):
+    """Points graded by hand in ``exercise``."""
+    return float(sum(getattr(q.module, "HAND_POINTS", 0) for q in catalog.load(exercise)))
+
+
+def possible(exercise):
+    """The exercise's total: automatic points plus hand-graded points."""
+    return float(sum(catalog.questions(exercise).values())) + hand_possible(exercise)
+
+
+def read_hand(path, roster, exercise):
+    """``{student id: points}`` for ``exercise`` from a hand-graded CSV; ValueError naming the line."""
+    limit, points = hand_possible(exercise), {}
+    with open(path, newline="", encoding="utf-8-sig") as f:
+        reader = csv.DictReader(f)
+        if not {"id", "exercise", "points"} <= set(reader.fieldnames or []):
+            raise ValueError(f"{path}: hand-graded points need the columns id, exercise, points")
+        for line, row in enumerate(reader, start=2):
+            if row["exercise"].strip() != exercise:
+                continue
+            sid = row["id"].strip()
+            if sid not in roster.by_id:
+                raise ValueError(f"{path} line {line}: {sid!r} is not in the roster")
+            try:
+                value = float(row["points"])
+            except ValueError:
+                raise ValueError(f"{path} line {line}: points {row['points']!r} is not a number") from None
+            if not 0 <= value <= limit:
+                raise ValueError(f"{path} line {line}: {value:g} hand-graded points; {exercise} gives 0 to {limit:g}")
+            points[sid] = value
+    return points
+
+
+def totals(results, intake, roster, policy, hand):
+    """One row (a dict of COLUMNS) per roster student."""
+    by_student = {r.student: r for r in results}
+    rows = []
+    for student in roster.students:
+        result, claim = by_student.get(student.id), intake.matched.get(student.id)
+        row = {"id": student.id, "name": student.name, "email": student.email, "exercise": policy.exercise,
+               "possible": f"{possible(policy.exercise):g}"}
+        if result is None or claim is None:
+            rows.append({**row, "auto": "0", "hand": "0", "late_days": "0", "late_penalty": "0", "total": "0",
+                         "status": "no submission", "platform": "", "submitted_at": "", "lateness_from": "", "file": ""})
+            continue
+        days, source = policy.days_late(student.id, claim)
+        got = result.score + hand.get(student.id, 0.0)
+        lost = policy.penalty(days, possible(policy.exercise))
+        rows.append({**row, "auto": f"{result.score:g}", "hand": f"{hand.get(student.id, 0.0):g}",
+                     "late_days": str(days), "late_penalty": f"{lost:g}", "total": f"{max(0.0, got - lost):g}",
+                     "status": result.status, "platform": claim.platform,
+                     "submitted_at": claim.submitted_at.isoformat() if claim.submitted_at else "",
+                     "lateness_from": source, "file": result.file})
+    return rows
+
+
+def write_totals(rows, out_dir):
+    path = Path(out_dir) / TOTALS_FILE
+    with open(path, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=COLUMNS)
+        writer.writeheader()
+        writer.writerows(rows)
+    return path
+
+
+def read_totals(out_dir):
+    with open(Path(out_dir) / TOTALS_FILE, newline="") as f:
+        return list(csv.DictReader(f))
