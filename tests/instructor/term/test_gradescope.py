@@ -1,0 +1,82 @@
+"""The Gradescope autograder: a zip with setup.sh and run_autograder at its root, built from the
+question files, whose run_autograder (run here with /autograder moved to a temporary folder)
+grades a solution for real and writes a results.json of Gradescope's format with full marks."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+from tfdist_instructor import REPO_ROOT
+from tfdist_instructor.grading import catalog
+from tfdist_instructor.term import gradescope
+
+EXERCISE = "05_ring_allreduce"
+# The keys of results.json and of each test, with their types, from Gradescope's specification
+# (https://gradescope-autograders.readthedocs.io/en/latest/specs/).
+TOP = {"score": (int, float), "execution_time": (int, float), "output": str, "visibility": str,
+       "stdout_visibility": str, "tests": list, "extra_data": dict}
+TEST = {"score": (int, float), "max_score": (int, float), "status": str, "name": str, "number": str,
+        "output": str, "visibility": str, "tags": list, "extra_data": dict}
+VISIBILITY = {"hidden", "after_due_date", "after_published", "visible"}
+
+
+def check_results(answer):
+    """Fail unless ``answer`` is a results.json Gradescope accepts."""
+    assert set(answer) <= set(TOP), set(answer) - set(TOP)
+    for key, value in answer.items():
+        assert isinstance(value, TOP[key]), (key, value)
+    assert answer["visibility"] in VISIBILITY and answer["stdout_visibility"] in VISIBILITY
+    for test in answer["tests"]:
+        assert set(test) <= set(TEST) and {"score", "max_score", "name"} <= set(test), test
+        assert all(isinstance(v, TEST[k]) for k, v in test.items()), test
+        assert test["status"] in ("passed", "failed") and test["visibility"] in VISIBILITY
+
+
+def run_autograder(zip_path, notebook, root):
+    """Lay the zip out as Gradescope does under ``root`` and run its run_autograder on ``notebook``."""
+    with zipfile.ZipFile(zip_path) as z:
+        z.extractall(root / "source")
+    for name in ("run_autograder", "setup.sh"):
+        (root / "source" / name).chmod(0o755)
+    shutil.copy2(root / "source" / "run_autograder", root / "run_autograder")
+    (root / "submission").mkdir()
+    shutil.copy2(notebook, root / "submission" / notebook.name)
+    env = {**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_PYTHON": sys.executable}
+    done = subprocess.run([str(root / "run_autograder")], cwd=root, env=env, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads((root / "results" / "results.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def package(tmp_path_factory):
+    return gradescope.build(EXERCISE, tmp_path_factory.mktemp("gs") / "autograder.zip", timeout_s=300)
+
+
+def test_the_zip_has_setup_and_run_autograder_at_its_root_and_the_hidden_cases(package):
+    with zipfile.ZipFile(package) as z:
+        names = z.namelist()
+        modes = {i.filename: i.external_attr >> 16 for i in z.infolist()}
+    assert {"setup.sh", "run_autograder"} <= set(names)
+    assert modes["run_autograder"] & 0o111 and modes["setup.sh"] & 0o111
+    assert f"grading/questions/{EXERCISE}/q2.py" in names and f"exercises/{EXERCISE}/{EXERCISE}.ipynb" in names
+    assert not any(n.startswith(("solutions/", "grading/masters/")) or "/questions/0" in n and EXERCISE not in n
+                   for n in names)
+
+
+def test_run_autograder_gives_a_solution_full_marks_in_a_valid_results_json(package, tmp_path):
+    answer = run_autograder(package, REPO_ROOT / "solutions" / EXERCISE / f"{EXERCISE}.ipynb", tmp_path / "autograder")
+    check_results(answer)
+    possible = sum(catalog.questions(EXERCISE).values())
+    assert answer["score"] == possible == sum(t["max_score"] for t in answer["tests"]), answer["output"][-1500:]
+    assert [t["name"] for t in answer["tests"]] == list(catalog.questions(EXERCISE))
+    assert all(t["status"] == "passed" for t in answer["tests"])
+
+
+def test_an_unknown_exercise_is_refused_naming_the_exercises(tmp_path):
+    with pytest.raises(ValueError, match="unknown exercise 'nope'; the exercises are: 01_global_batch"):
+        gradescope.build("nope", tmp_path / "a.zip")
