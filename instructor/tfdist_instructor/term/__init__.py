@@ -1,16 +1,21 @@
 """Running a graded term around the grader: one module per concern.
 
 - ``release``: the student copy of the course (no solution, master, question file or rubric);
-- ``roster``/``platforms``: who a downloaded file belongs to (Canvas, Moodle, Gradescope, Colab);
-- ``policy``: deadlines, late penalties, extensions, hand-graded points, each exercise's total;
-- ``gradebooks``: scores out in the import formats Canvas and Moodle document;
+- ``roster``/``platforms``/``intake``: who a downloaded file belongs to (Canvas, Moodle,
+  Gradescope, Colab), and the files that are not graded (unmatched, ambiguous, duplicated);
+- ``policy``/``totals``: deadlines, late penalties, extensions, hand-graded points, totals;
+- ``classgrade``: a class graded with a seed per student; ``slurm``: the same as a job array;
+- ``gradebooks``: totals out in the import formats of Canvas and Moodle;
 - ``gradescope``: an autograder package built from the same question files and grader;
-- ``slurm``: a class graded as a Slurm job array, merged into one ``scores.csv``.
+- ``cli``: the commands.
 """
 
 
 def add_cli(subparsers):
-    """Register the term's commands on ``tfdist-instructor``."""
-    from tfdist_instructor.term import release
+    """Register the term's commands on ``tfdist-instructor`` and its options on ``grade``."""
+    from tfdist_instructor.term import cli, gradescope, release
 
+    cli.extend_grade(subparsers.choices["grade"])
+    cli.add_gradebook(subparsers)
+    gradescope.add_cli(subparsers)
     release.add_cli(subparsers)

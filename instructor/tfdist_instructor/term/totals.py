@@ -58,8 +58,10 @@ def totals(results, intake, roster, policy, hand):
         row = {"id": student.id, "name": student.name, "email": student.email, "exercise": policy.exercise,
                "possible": f"{possible(policy.exercise):g}"}
         if result is None or claim is None:
+            held = [c for c, _ in intake.unmatched if [s.id for s in c.students] == [student.id]]
+            status = "not graded: see unmatched.csv" if held else "no submission"
             rows.append({**row, "auto": "0", "hand": "0", "late_days": "0", "late_penalty": "0", "total": "0",
-                         "status": "no submission", "platform": "", "submitted_at": "", "lateness_from": "", "file": ""})
+                         "status": status, "platform": "", "submitted_at": "", "lateness_from": "", "file": ""})
             continue
         days, source = policy.days_late(student.id, claim)
         got = result.score + hand.get(student.id, 0.0)

@@ -60,8 +60,8 @@ def make_class(folder, notebook_for):
         path = folder / name
         path.parent.mkdir(parents=True, exist_ok=True)
         nbformat.write(nb, path)
-        if how.startswith("moodle"):
-            os.utime(path, (MOODLE_TIME.timestamp(), MOODLE_TIME.timestamp()))
+        # as unzipped from the download: the time the platform stored (Moodle and Colab have no other)
+        os.utime(path, (MOODLE_TIME.timestamp(), MOODLE_TIME.timestamp()))
     roster = folder.parent / "roster.csv"
     roster.write_text(ROSTER)
     return roster

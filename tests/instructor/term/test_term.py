@@ -1,0 +1,175 @@
+"""A graded term end to end, for real: the release; a roster; Canvas-, Moodle-, Gradescope- and
+Colab-named downloads with an unmatched, a duplicated and a late one; grading; a regrade with the
+recorded seed; hand-graded points; both gradebooks and the Gradescope autograder; and the same
+class graded on a real two-node Slurm (tests/slurm's fixture), a task killed and requeued, with
+scores identical to the local run. `pytest -s` prints every report file."""
+
+import csv
+import importlib.util
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+
+import nbformat
+import psutil
+import pytest
+from downloads import EXERCISE, make_class
+from test_gradescope import check_results, run_autograder
+
+from tfdist_instructor import REPO_ROOT, cli
+from tfdist_instructor.term import classgrade, gradescope, release, slurm as term_slurm
+from tfdist_instructor.term.roster import Roster
+
+SLURM_TESTS = REPO_ROOT / "tests" / "slurm"
+sys.path.insert(0, str(SLURM_TESTS))
+_spec = importlib.util.spec_from_file_location("slurm_conftest", SLURM_TESTS / "conftest.py")
+_slurm_conftest = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_slurm_conftest)
+slurm, job_env = _slurm_conftest.slurm, _slurm_conftest.job_env  # the Slurm tests' own fixtures
+
+POLICY = """\
+deadline = 2026-03-02T23:59:00Z
+late_penalty = 0.10
+late_limit_days = 5
+[extensions]
+s1005 = 2
+"""
+PLANTED = ("s1004", "q3-answer", "2 * (n - 1) / n * size_bytes / bandwidth", "size_bytes / bandwidth")  # -2.5 on q3
+
+
+def _notebook(student):
+    nb = nbformat.read(REPO_ROOT / "solutions" / EXERCISE / f"{EXERCISE}.ipynb", as_version=4)
+    if student == PLANTED[0]:
+        cell = next(c for c in nb.cells if c.get("id") == PLANTED[1])
+        cell.source = cell.source.replace(PLANTED[2], PLANTED[3])
+    return nb
+
+
+def _csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def _show(*paths):
+    for path in paths:
+        print(f"\n--- {path.name}\n{path.read_text()}")
+
+
+@pytest.fixture(scope="module")
+def term(tmp_path_factory):
+    """Everything the term's instructor does on one machine, in order; the folders it leaves."""
+    base = tmp_path_factory.mktemp("term")
+    release.release(base / "release", "acme-univ/dist-course", "spring-term")
+    roster = make_class(base / "downloads", _notebook)
+    (base / "policy").mkdir()
+    (base / "policy" / f"{EXERCISE}.toml").write_text(POLICY)
+    common = ["--roster", str(roster), "--policy-dir", str(base / "policy"), "--timeout", "300", "--jobs", "2"]
+    assert cli.main(["grade", str(base / "downloads"), "--out", str(base / "graded"), *common]) == 0
+    assert cli.main(["grade", str(base / "downloads"), "--out", str(base / "regraded"), *common,
+                     "--only", PLANTED[0], "--seeds", str(base / "graded" / "seeds.csv")]) == 0
+    capstone = base / "capstone"
+    capstone.mkdir()
+    nbformat.write(nbformat.read(REPO_ROOT / "solutions/03_svhn_capstone/03_svhn_capstone.ipynb", as_version=4),
+                   capstone / "doejane_12345_70001_03_svhn_capstone.ipynb")
+    (base / "hand.csv").write_text("id,exercise,points\ns1001,03_svhn_capstone,1.5\n")
+    assert cli.main(["grade", str(capstone), "--out", str(base / "capstone-graded"), "--roster", str(roster),
+                     "--hand", str(base / "hand.csv"), "--timeout", "400"]) == 0
+    for fmt in ("canvas", "moodle"):
+        assert cli.main(["gradebook", str(base / "graded"), str(base / "capstone-graded"), "--roster", str(roster),
+                         "--format", fmt, "--out", str(base / f"{fmt}.csv"),
+                         "--canvas-assignment", f"{EXERCISE}=4711"]) == 0
+    _show(*[base / "graded" / n for n in ("scores.csv", "unmatched.csv", "totals.csv", "seeds.csv")],
+          base / "capstone-graded" / "totals.csv", base / "canvas.csv", base / "moodle.csv")
+    return base
+
+
+def test_the_release_students_get_holds_no_solution_question_or_instructor_file(term):
+    assert (term / "release" / "exercises" / EXERCISE / f"{EXERCISE}.ipynb").exists()
+    assert not any((term / "release" / d).exists() for d in ("solutions", "grading", "instructor"))
+
+
+def test_every_matched_student_is_graded_under_their_roster_id_and_the_rest_are_listed(term):
+    scores = {r["student"]: r for r in _csv(term / "graded" / "scores.csv")}
+    assert sorted(scores) == ["s1001", "s1002", "s1003", "s1004", "s1005", "s1006", "s1007"]
+    assert scores["s1004"]["score"] == "7.5" and all(r["score"] == "10" for s, r in scores.items() if s != "s1004")
+    unmatched = {r["file"]: r["problem"].split(":")[0] for r in _csv(term / "graded" / "unmatched.csv")}
+    assert sorted(unmatched.values()) == ["duplicated", "duplicated", "unmatched"], unmatched
+    totals = {r["id"]: r for r in _csv(term / "graded" / "totals.csv")}
+    assert totals["s1008"]["status"] == "not graded: see unmatched.csv" and totals["s1008"]["total"] == "0"
+
+
+def test_the_late_canvas_file_loses_a_days_penalty_and_the_extension_saves_the_late_gradescope_one(term):
+    totals = {r["id"]: r for r in _csv(term / "graded" / "totals.csv")}
+    late = totals["s1002"]
+    assert (late["late_days"], late["late_penalty"], late["total"]) == ("1", "1", "9")
+    assert late["lateness_from"].startswith("Canvas's LATE marker")
+    assert (totals["s1005"]["late_days"], totals["s1005"]["total"]) == ("0", "10")  # 10 h late, 2 days' extension
+    assert totals["s1003"]["lateness_from"].startswith("the file's modification time")
+
+
+def test_a_regrade_with_the_recorded_seed_gives_the_same_score_and_cases(term):
+    first = {r["student"]: r for r in _csv(term / "graded" / "scores.csv")}["s1004"]
+    again = _csv(term / "regraded" / "scores.csv")
+    assert [r["student"] for r in again] == ["s1004"]
+    assert {k: v for k, v in again[0].items() if k != "seconds"} == {k: v for k, v in first.items() if k != "seconds"}
+    seeds = {r["student"]: r["seed"] for r in _csv(term / "graded" / "seeds.csv")}
+    assert {r["student"]: r["seed"] for r in _csv(term / "regraded" / "seeds.csv")} == {"s1004": seeds["s1004"]}
+
+
+def test_hand_graded_points_reach_the_totals_and_both_gradebooks(term):
+    jane = {r["id"]: r for r in _csv(term / "capstone-graded" / "totals.csv")}["s1001"]
+    assert (jane["auto"], jane["hand"], jane["total"], jane["possible"]) == ("10", "1.5", "11.5", "12")
+    canvas = {r["SIS User ID"]: r for r in _csv(term / "canvas.csv")}
+    assert canvas["s1001"][f"{EXERCISE} (4711)"] == "10" and canvas["s1001"]["03_svhn_capstone"] == "11.5"
+    assert canvas["s1002"]["ID"] == "23456" and canvas["s1002"][f"{EXERCISE} (4711)"] == "9"
+    moodle = {r["Email address"]: r for r in _csv(term / "moodle.csv")}
+    assert moodle["jane.doe@uni.example"]["03_svhn_capstone"] == "11.5"
+    assert moodle["wei.chen@uni.example"][EXERCISE] == "7.5"
+
+
+def test_the_gradescope_autograder_gives_a_solution_full_marks(term):
+    package = gradescope.build(EXERCISE, term / "gradescope" / "autograder.zip", timeout_s=300)
+    answer = run_autograder(package, REPO_ROOT / "solutions" / EXERCISE / f"{EXERCISE}.ipynb", term / "autograder")
+    check_results(answer)
+    assert answer["score"] == 10 and all(t["status"] == "passed" for t in answer["tests"])
+
+
+def _kill_task_once(work, job_done, killed):
+    """SIGKILL array task 0 once its first result is written (the task dies mid-share)."""
+    while not job_done.is_set():
+        if (work / "results").is_dir() and any((work / "results").glob("*.json")):
+            for proc in psutil.process_iter(["cmdline"]):
+                argv = proc.info["cmdline"] or []
+                if "tfdist_instructor.term.slurm" in argv and argv[-1] == "0":
+                    proc.kill()
+                    killed.append(proc.pid)
+                    return
+        time.sleep(0.2)
+
+
+@pytest.mark.slurm
+def test_the_class_graded_on_slurm_with_a_task_killed_matches_the_local_run(term, slurm, job_env):
+    env = {**job_env, "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), str(REPO_ROOT / "instructor")])}
+    out = slurm.shared / "graded"
+    grader = term_slurm.SlurmGrader(tasks=2, poll_s=1, client=lambda argv: slurm.client(argv, env=env))
+    done, killed = threading.Event(), []
+    watcher = threading.Thread(target=_kill_task_once, args=(out / "slurm", done, killed), daemon=True)
+    watcher.start()
+    try:
+        classgrade.grade_class(term / "downloads", out, Roster.load(term / "roster.csv"), timeout_s=300,
+                               seeds_from=term / "graded" / "seeds.csv", policy_dir=term / "policy", slurm=grader)
+    finally:
+        done.set()
+    _show(out / "scores.csv", *sorted((out / "slurm").glob("task-*.log")))
+    assert killed, "task 0 was never seen running"
+    task0 = next(r for r in grader.records if r["ArrayTaskId"] == "0")
+    assert int(task0["Restarts"]) >= 1 and task0["JobState"] == "COMPLETED", task0
+    assert len(list((out / "slurm" / "results").glob("*.json"))) == 7
+
+    def rows(path):
+        return sorted(({k: v for k, v in r.items() if k != "seconds"} for r in _csv(path)), key=lambda r: r["student"])
+
+    assert rows(out / "scores.csv") == rows(term / "graded" / "scores.csv")
+    assert _csv(out / "totals.csv") == _csv(term / "graded" / "totals.csv")
