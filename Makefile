@@ -1,9 +1,9 @@
 # A fresh clone needs two commands (see README):
 #   make demo   installs into .venv/ and runs the tour, the main job, on this machine
 #   make test   installs everything the tests need and runs every test (CI runs this)
-# Instructors: make grade SUBMISSIONS=dir, make slides, make exercises, make compat,
-#   make retarget REPO=owner/name REF=branch, make outputs (after make test),
-#   make release OUT=dir [REPO=owner/name REF=branch].
+# Instructors: make grade SUBMISSIONS=dir [ROSTER=csv], make gradebook, make gradescope, make slides,
+#   make exercises, make compat, make retarget REPO=owner/name REF=branch, make outputs (after
+#   make test), make release OUT=dir [REPO=owner/name REF=branch].
 # Maintainers: make upstream-canary (the newest TensorFlow/Keras against the lessons).
 SHELL := /bin/bash
 PYTHON ?= python3
@@ -16,7 +16,8 @@ SUBMISSIONS ?= submissions
 GRADES ?= grades
 export TF_CPP_MIN_LOG_LEVEL ?= 2
 
-.PHONY: demo test test-fast instructor grade slides exercises compat site outputs retarget release colab-test upstream-canary clean
+.PHONY: demo test test-fast instructor grade gradebook gradescope slides exercises compat site outputs retarget \
+	release colab-test upstream-canary clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -70,8 +71,19 @@ test-fast: $(VENV)/.test-installed
 
 instructor: $(VENV)/.instructor-installed
 
+# With ROSTER=roster.csv: downloads of Canvas, Moodle, Gradescope or Colab matched to students,
+# totals.csv by the exercise's policy (grading/policy/) and HAND=hand.csv; SLURM=1: a job array.
 grade: $(VENV)/.instructor-installed
-	$(BIN)/tfdist-instructor grade $(SUBMISSIONS) --out $(GRADES)
+	$(BIN)/tfdist-instructor grade $(SUBMISSIONS) --out $(GRADES) $(if $(ROSTER),--roster "$(ROSTER)") \
+		$(if $(HAND),--hand "$(HAND)") $(if $(SLURM),--slurm)
+
+# The totals as a Canvas or Moodle import file: make gradebook FORMAT=canvas ROSTER=roster.csv
+gradebook: $(VENV)/.instructor-installed
+	$(BIN)/tfdist-instructor gradebook $(GRADES) --roster "$(ROSTER)" --format $(FORMAT) --out $(GRADES)/$(FORMAT).csv
+
+# A Gradescope autograder zip for one exercise: make gradescope EXERCISE=05_ring_allreduce
+gradescope: $(VENV)/.instructor-installed
+	$(BIN)/tfdist-instructor gradescope $(EXERCISE) --out build/gradescope/$(EXERCISE).zip
 
 slides: $(VENV)/.test-installed
 	$(BIN)/tfdist-instructor slides --out build/slides

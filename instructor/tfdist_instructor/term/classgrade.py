@@ -28,7 +28,8 @@ def grade_class(submissions, out, roster, exercise=None, timeout_s=600, jobs=1, 
         taken.matched = {sid: c for sid, c in taken.matched.items() if sid in only}
     intake_.write_unmatched(taken, submissions, out)
     if not taken.matched:
-        raise ValueError(f"no submission in {submissions} matches the roster (see {Path(out) / intake_.UNMATCHED_FILE})")
+        listed = Path(out) / intake_.UNMATCHED_FILE
+        raise ValueError(f"no submission in {submissions} matches the roster (see {listed})")
     exercise = exercise or _exercise(taken)
     policy = Policy.for_exercise(exercise, **({"folder": policy_dir} if policy_dir else {}))
     hand_points = totals.read_hand(hand, roster, exercise) if hand else {}

@@ -77,9 +77,7 @@ def results(result, seconds, hand_points=0.0):
     tests = []
     for number, (question, (score, possible)) in enumerate(result.questions.items(), start=1):
         cases = [t for t in result.tests if t["question"] == question]
-        lines = [f"{'hidden' if t['hidden'] else 'public'} test ({t['points']:g} pt) "
-                 f"{'passed' if t['passed'] else 'failed'}" + ("" if t["passed"] or t["hidden"] else f": {t['message']}")
-                 + ("" if t["passed"] or not t["hidden"] or not t["hint"] else f": {t['hint']}") for t in cases]
+        lines = [_case_line(t) for t in cases]
         tests.append({"name": question, "number": str(number), "score": score, "max_score": possible,
                       "status": "passed" if score == possible else "failed",
                       "output": "\n".join(lines) or "not graded: the notebook did not run this far",
@@ -87,6 +85,15 @@ def results(result, seconds, hand_points=0.0):
     note = f"\n\n{hand_points:g} more point(s) are graded by hand." if hand_points else ""
     return {"score": result.score, "execution_time": round(seconds), "output": feedback(result) + note,
             "visibility": "visible", "stdout_visibility": "hidden", "tests": tests}
+
+
+def _case_line(t):
+    """One case, as the grader's feedback shows it: a hidden case never with its message."""
+    line = f"{'hidden' if t['hidden'] else 'public'} test ({t['points']:g} pt) {'passed' if t['passed'] else 'failed'}"
+    if t["passed"]:
+        return line
+    detail = t["hint"] if t["hidden"] else t["message"]
+    return f"{line}: {detail}" if detail else line
 
 
 def run(root, exercise, timeout_s):

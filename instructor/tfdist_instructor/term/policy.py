@@ -47,7 +47,8 @@ class Policy:
             raise ValueError(f"{path}: {error}") from None
         unknown = set(data) - KEYS
         if unknown:
-            raise ValueError(f"{path}: unknown key(s) {', '.join(sorted(unknown))}; the keys are {', '.join(sorted(KEYS))}")
+            raise ValueError(f"{path}: unknown key(s) {', '.join(sorted(unknown))}; "
+                             f"the keys are {', '.join(sorted(KEYS))}")
         deadline = data.get("deadline")
         if deadline is not None and not (isinstance(deadline, datetime.datetime) and deadline.tzinfo):
             raise ValueError(f"{path}: deadline must be a date-time with its zone, e.g. 2026-03-02T23:59:00Z")

@@ -75,7 +75,8 @@ def add_cli(subparsers):
     """Register ``release OUT [--repo owner/name] [--ref branch] [--decks]``."""
     parser = subparsers.add_parser("release", help="write the student copy of the course as a fresh git repository")
     parser.add_argument("out", metavar="OUT", help="a new (or empty) folder")
-    parser.add_argument("--repo", default=None, metavar="OWNER/NAME", help="where students get it (default: pyproject's)")
+    parser.add_argument("--repo", default=None, metavar="OWNER/NAME",
+                        help="where students get it (default: pyproject's)")
     parser.add_argument("--ref", default=None, metavar="BRANCH", help="its branch (default: pyproject's)")
     parser.add_argument("--decks", action="store_true", help="include the deck sources (slides/)")
     parser.set_defaults(func=run)

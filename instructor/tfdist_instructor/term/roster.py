@@ -45,7 +45,8 @@ class Roster:
             reader = csv.DictReader(f)
             missing = [c for c in REQUIRED if c not in (reader.fieldnames or [])]
             if missing:
-                raise ValueError(f"{path}: the roster needs the columns {', '.join(REQUIRED)}; missing: {', '.join(missing)}")
+                raise ValueError(f"{path}: the roster needs the columns {', '.join(REQUIRED)}; "
+                                 f"missing: {', '.join(missing)}")
             platforms = [c for c in reader.fieldnames if PLATFORM_COLUMN.match(c)]
             students, seen = [], set()
             for line, row in enumerate(reader, start=2):

@@ -61,11 +61,13 @@ class SlurmGrader:
         restarts = {}
         while time.monotonic() < deadline:
             self.records = [r for r in self._records(job) if r.get("ArrayTaskId", "").isdigit()]
-            died = [r for r in self.records if r["JobState"] in DIED and restarts.get(r["ArrayTaskId"], 0) < self.retries]
+            died = [r for r in self.records
+                    if r["JobState"] in DIED and restarts.get(r["ArrayTaskId"], 0) < self.retries]
             for r in died:
                 task = r["ArrayTaskId"]
                 restarts[task] = restarts.get(task, 0) + 1
-                print(f"Slurm task {job}_{task} {r['JobState']}: requeued ({restarts[task]}/{self.retries})", flush=True)
+                print(f"Slurm task {job}_{task} {r['JobState']}: requeued ({restarts[task]}/{self.retries})",
+                      flush=True)
                 self._run(["scontrol", "requeue", f"{job}_{task}"])
             if not died and sum(r["JobState"] in FINAL for r in self.records) == tasks:
                 return

@@ -47,7 +47,8 @@ def run_autograder(zip_path, notebook, root):
     (root / "submission").mkdir()
     shutil.copy2(notebook, root / "submission" / notebook.name)
     env = {**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_PYTHON": sys.executable}
-    done = subprocess.run([str(root / "run_autograder")], cwd=root, env=env, capture_output=True, text=True, timeout=900)
+    done = subprocess.run([str(root / "run_autograder")], cwd=root, env=env, capture_output=True, text=True,
+                          timeout=900)
     assert done.returncode == 0, done.stderr[-2000:]
     return json.loads((root / "results" / "results.json").read_text())
 

@@ -33,7 +33,8 @@ def test_every_platforms_name_is_read_as_its_student(downloads):
 def test_canvas_marks_the_late_file_and_says_where_the_judgement_comes_from(downloads):
     folder, roster = downloads
     claims = {c.path.name: c for c in platforms.recognise(folder, roster)}
-    late, on_time = claims[f"smithbob_LATE_23456_67891_{EXERCISE}.ipynb"], claims[f"doejane_12345_67890_{EXERCISE}.ipynb"]
+    late = claims[f"smithbob_LATE_23456_67891_{EXERCISE}.ipynb"]
+    on_time = claims[f"doejane_12345_67890_{EXERCISE}.ipynb"]
     assert (late.late, on_time.late) == (True, False)
     assert "LATE marker" in late.time_source and late.submitted_at is None
 

@@ -15,7 +15,8 @@ from tfdist_instructor.term.roster import Roster
 
 def _readme_points():
     table = (REPO_ROOT / "exercises" / "README.md").read_text()
-    return {m["ex"]: m["points"] for m in re.finditer(r"^\| \[(?P<ex>\d\d_\w+)\]\(.*\| (?P<points>[^|]+) \|$", table, re.M)}
+    row = re.compile(r"^\| \[(?P<ex>\d\d_\w+)\]\(.*\| (?P<points>[^|]+) \|$", re.M)
+    return {m["ex"]: m["points"] for m in row.finditer(table)}
 
 
 @pytest.mark.parametrize("exercise", catalog.exercises())
