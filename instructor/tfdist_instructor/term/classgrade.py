@@ -34,7 +34,7 @@ def grade_class(submissions, out, roster, exercise=None, timeout_s=600, jobs=1, 
     policy = Policy.for_exercise(exercise, **({"folder": policy_dir} if policy_dir else {}))
     hand_points = totals.read_hand(hand, roster, exercise) if hand else {}
     seeds = _seeds(taken, seeds_from)
-    write_seeds(seeds, taken, out)
+    write_seeds(seeds, taken, out, keep=read_seeds(Path(out) / SEEDS_FILE, with_files=True) if only else {})
     files = taken.files
     by_path = {claim.path: seeds[sid] for sid, claim in taken.matched.items()}
     if slurm is not None:
@@ -43,6 +43,8 @@ def grade_class(submissions, out, roster, exercise=None, timeout_s=600, jobs=1, 
         results = grade_folder(submissions, out, timeout_s=timeout_s, exercise=exercise, jobs=jobs,
                                sandboxed=sandboxed, students=files, seeds=by_path)
     rows = totals.totals(results, taken, roster, policy, hand_points)
+    if only and (Path(out) / totals.TOTALS_FILE).is_file():  # a regrade of some: the others' totals stay
+        rows = totals.merged(totals.read_totals(out), rows, set(only))
     totals.write_totals(rows, out)
     return results, taken, rows
 
@@ -57,6 +59,8 @@ def _exercise(taken):
 
 def _seeds(taken, seeds_from):
     """A seed per matched student: recorded ones from ``seeds_from``, new ones for the rest."""
+    if seeds_from and not Path(seeds_from).is_file():
+        raise FileNotFoundError(f"no seeds file at {seeds_from}")
     recorded = read_seeds(seeds_from) if seeds_from else {}
     missing = sorted(set(taken.matched) - set(recorded)) if seeds_from else []
     if missing:
@@ -64,17 +68,22 @@ def _seeds(taken, seeds_from):
     return {sid: recorded.get(sid, secrets.randbits(63)) for sid in taken.matched}
 
 
-def write_seeds(seeds, taken, out):
+def write_seeds(seeds, taken, out, keep=None):
+    """``seeds.csv``: this run's seeds, and ``keep`` (former rows) for the students not regraded."""
     path = Path(out) / SEEDS_FILE
+    rows = {sid: (seed, file) for sid, (seed, file) in (keep or {}).items() if sid not in seeds}
+    rows.update({sid: (seed, taken.matched[sid].path.name) for sid, seed in seeds.items()})
     with open(path, "w", newline="") as f:
         writer = csv.writer(f)
         writer.writerow(["student", "seed", "file"])
-        for sid, seed in seeds.items():
-            writer.writerow([sid, seed, taken.matched[sid].path.name])
+        writer.writerows([sid, seed, file] for sid, (seed, file) in sorted(rows.items()))
     return path
 
 
-def read_seeds(path):
-    """``{student: seed}`` recorded by a former run."""
+def read_seeds(path, with_files=False):
+    """``{student: seed}`` recorded by a former run (``with_files``: ``{student: (seed, file)}``);
+    nothing when there is no such file yet."""
+    if not Path(path).is_file():
+        return {}
     with open(path, newline="") as f:
-        return {row["student"]: int(row["seed"]) for row in csv.DictReader(f)}
+        return {r["student"]: (int(r["seed"]), r["file"]) if with_files else int(r["seed"]) for r in csv.DictReader(f)}

@@ -74,6 +74,13 @@ def totals(results, intake, roster, policy, hand):
     return rows
 
 
+def merged(old_rows, new_rows, students):
+    """``new_rows`` for ``students`` (a regrade of some), ``old_rows`` for everyone else, in roster order."""
+    fresh = {r["id"]: r for r in new_rows if r["id"] in students}
+    return [fresh.get(r["id"], r) for r in old_rows] + [r for sid, r in fresh.items()
+                                                         if sid not in {o["id"] for o in old_rows}]
+
+
 def write_totals(rows, out_dir):
     path = Path(out_dir) / TOTALS_FILE
     with open(path, "w", newline="") as f:
