@@ -87,7 +87,9 @@ def _stage(src, lessons, slides, tour):
     exercises = sorted(p for p in (REPO_ROOT / "exercises").glob("[0-9][0-9]_*") if p.is_dir())
     for exercise in exercises:
         _stage_exercise(exercise, src / "exercises" / exercise.name)
-    reference = [_stage_reference(src, name, path) for name, path in REFERENCE_PAGES.items()]
+    # a page the copy lacks is left out: the student release has no instructor guide
+    reference = [_stage_reference(src, name, path) for name, path in REFERENCE_PAGES.items()
+                 if (REPO_ROOT / path).exists()]
     reference += [p for p in (_stage_tour(src, tour), _stage_decks(src, slides)) if p]
     (src / "index.md").write_text(_index(lessons, exercises))
     parts = [("Lessons", [f"lessons/{p.stem}" for p in lessons]),

@@ -1,7 +1,7 @@
 """The student copy of the course: ``tfdist-instructor release OUT`` (``make release OUT=...``).
 
 It copies what students use (lessons, exercises with their public checks, ``tfdist_edu``, the
-docs; the decks on request) into a new folder, points every badge, install and clone cell at
+docs but the instructor guide; the decks on request) into a new folder, points every badge, install and clone cell at
 the address students will use (``retarget``), and makes it a git repository with one commit, so
 no history of the instructor's repository comes along. Solutions, masters, question files (the
 hidden cases and their rubrics) and the instructor package are never copied; a check after the
@@ -16,6 +16,8 @@ from tfdist_instructor import REPO_ROOT, retarget
 
 COPIED = ("README.md", "pyproject.toml", "environment.yml", "notebooks", "exercises", "tfdist_edu", "docs")
 DECKS = ("slides",)
+# Instructor material inside copied folders: the guide holds what a good capstone write-up contains.
+WITHHELD = ("docs/instructor-guide.md",)
 NEVER = ("solutions", "grading", "instructor", "tests", "benchmarks", ".github", ".ci")
 SKIPPED = ("__pycache__", ".ipynb_checkpoints", "checkpoints", "cluster_run", ".OTTER_LOG", "chief.py",
            "mw_train.py", "*.egg-info", "*.pyc")
@@ -44,9 +46,12 @@ def release(out, repo=None, ref=None, root=REPO_ROOT, decks=False):
     out.mkdir(parents=True, exist_ok=True)
     for name in COPIED + (DECKS if decks else ()):
         _copy(root / name, out / name)
+    for name in WITHHELD:
+        (out / name).unlink(missing_ok=True)
     (out / "Makefile").write_text(MAKEFILE)
     retarget.retarget(out, repo, ref)
-    leaked = [str(p.relative_to(out)) for p in out.rglob("*") if p.relative_to(out).parts[0] in NEVER]
+    leaked = [str(p.relative_to(out)) for p in out.rglob("*")
+              if p.relative_to(out).parts[0] in NEVER or str(p.relative_to(out)) in WITHHELD]
     if leaked:
         raise RuntimeError(f"the release holds instructor files: {', '.join(leaked[:5])}")
     _commit(out, ref, f"The course as students get it ({repo}@{ref})")
@@ -78,7 +83,8 @@ def add_cli(subparsers):
     parser.add_argument("--repo", default=None, metavar="OWNER/NAME",
                         help="where students get it (default: pyproject's)")
     parser.add_argument("--ref", default=None, metavar="BRANCH", help="its branch (default: pyproject's)")
-    parser.add_argument("--decks", action="store_true", help="include the deck sources (slides/)")
+    parser.add_argument("--decks", action="store_true",
+                        help="include the deck sources (slides/; their speaker notes are the lecturer's)")
     parser.set_defaults(func=run)
 
 

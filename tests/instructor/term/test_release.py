@@ -1,6 +1,6 @@
-"""The student release: distinctive lines planted in every solution, master, question file, rubric
-and instructor module of a copy of the repository must reach none of the release's files, its git
-history or objects, nor the site built from it."""
+"""The student release: distinctive lines planted in every solution, master, question file, rubric,
+the instructor guide and every instructor module of a copy of the repository must reach none of
+the release's files, its git history or objects, nor the site built from it."""
 
 import shutil
 import subprocess
@@ -40,7 +40,8 @@ def planted(tmp_path_factory):
     for name in tracked:
         (source / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(REPO_ROOT / name, source / name)
-        if name.split("/")[0] in PLANTED and Path(name).suffix in (".py", ".ipynb", ".txt", ".toml", ".j2"):
+        if (name.split("/")[0] in PLANTED and Path(name).suffix in (".py", ".ipynb", ".txt", ".toml", ".j2")
+                or name in release.WITHHELD):
             marks.append(f"LEAKED-{len(marks):03d}-{Path(name).stem}")
             _plant(source / name, marks[-1])
     return source, marks
@@ -65,6 +66,7 @@ def test_the_marks_were_planted_in_every_kind_of_secret_file(planted):
     texts = {k: (source / k).read_text() for k in kinds}
     assert all("LEAKED-" in t for t in texts.values()), [k for k, t in texts.items() if "LEAKED-" not in t]
     assert "-rubric" in (source / "grading/questions/03_svhn_capstone/q3.py").read_text()
+    assert "LEAKED-" in (source / "docs/instructor-guide.md").read_text()
     assert len(marks) > 40, len(marks)
 
 
