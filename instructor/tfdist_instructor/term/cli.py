@@ -4,18 +4,18 @@
 import shlex
 from pathlib import Path
 
-TERM_OPTIONS = ("only", "seeds", "hand", "policy_dir", "slurm")
+TERM_OPTIONS = ("only", "hand", "policy_dir", "slurm")
 
 
 def extend_grade(parser):
-    """Add the roster, policy, hand-graded points, seeds and Slurm options to ``grade``."""
+    """Add the roster, policy, hand-graded points and Slurm options to ``grade`` (its --seed and
+    --replay-seeds apply to a term's grading too)."""
     from tfdist_instructor.grading import cli as grading_cli
 
     term = parser.add_argument_group("a term (with --roster)")
     term.add_argument("--roster", metavar="CSV", help="id,name,email[,canvas_id,moodle_id,gradescope_id]: "
                       "matches Canvas, Moodle, Gradescope and Colab downloads to students")
     term.add_argument("--only", nargs="+", metavar="ID", help="grade only these students")
-    term.add_argument("--seeds", metavar="CSV", help="replay the seeds a former run recorded (its seeds.csv)")
     term.add_argument("--hand", metavar="CSV", help="hand-graded points: id,exercise,points")
     term.add_argument("--policy-dir", metavar="DIR", help="policy files (default grading/policy)")
     term.add_argument("--slurm", action="store_true", help="grade as a Slurm job array (sbatch on this host)")
@@ -31,7 +31,7 @@ def run_grade(args, grading_cli):
         if given:
             raise ValueError(f"{', '.join(given)} need(s) --roster")
         return grading_cli.run(args)
-    from tfdist_instructor.grading import sandbox
+    from tfdist_instructor.grading import sandbox, scores
     from tfdist_instructor.term import classgrade, slurm
     from tfdist_instructor.term.roster import Roster
 
@@ -44,10 +44,11 @@ def run_grade(args, grading_cli):
         if args.slurm else None
     results, taken, rows = classgrade.grade_class(
         Path(args.submissions), Path(args.out), roster, exercise=args.exercise, timeout_s=args.timeout, jobs=args.jobs,
-        sandboxed=not args.trust_submissions, only=args.only, seeds_from=args.seeds, hand=args.hand,
+        sandboxed=not args.trust_submissions, only=args.only, hand=args.hand,
+        seeds=scores.recorded_seeds(args.out) if args.replay_seeds else args.seed,
         policy_dir=args.policy_dir, slurm=runner)
     print(f"\n{len(results)} submissions graded, {len(taken.unmatched)} not graded (unmatched.csv); totals of "
-          f"{len(rows)} students in {Path(args.out) / 'totals.csv'}, seeds in {Path(args.out) / 'seeds.csv'}")
+          f"{len(rows)} students in {Path(args.out) / 'totals.csv'}")
     return 0
 
 

@@ -92,8 +92,8 @@ def _case_line(t):
     line = f"{'hidden' if t['hidden'] else 'public'} test ({t['points']:g} pt) {'passed' if t['passed'] else 'failed'}"
     if t["passed"]:
         return line
-    detail = t["hint"] if t["hidden"] else t["message"]
-    return f"{line}: {detail}" if detail else line
+    said = [s for s in (t.get("diagnosis"), t["hint"] if t["hidden"] else t["message"]) if s]
+    return f"{line}: {'; '.join(said)}" if said else line
 
 
 def run(root, exercise, timeout_s):

@@ -37,10 +37,10 @@ class SlurmGrader:
     records: list = dataclasses.field(default_factory=list)  # the array's tasks as Slurm last reported them
 
     def grade(self, files, seeds, out, exercise, timeout_s, sandboxed=True):
-        """Grade ``{path: student}`` with ``{path: seed}`` on Slurm; write the report; return the results."""
+        """Grade ``{path: student}`` with ``{student: seed}`` on Slurm; write the report; return the results."""
         work = Path(out).resolve() / "slurm"
         (work / "results").mkdir(parents=True, exist_ok=True)
-        entries = [{"file": str(Path(p).resolve()), "student": s, "seed": seeds.get(p)} for p, s in files.items()]
+        entries = [{"file": str(Path(p).resolve()), "student": s, "seed": seeds[s]} for p, s in files.items()]
         tasks = max(1, min(len(entries), self.tasks or -(-len(entries) // PER_TASK)))
         manifest = {"exercise": exercise, "timeout_s": timeout_s, "sandboxed": sandboxed, "tasks": tasks,
                     "submissions": entries}

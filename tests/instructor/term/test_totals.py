@@ -68,15 +68,3 @@ def test_a_regrade_of_some_students_replaces_their_totals_and_keeps_everyone_els
     assert totals.merged(old, new, {"s2"}) == [{"id": "s1", "total": "4"}, {"id": "s2", "total": "9"},
                                                {"id": "s3", "total": "0"}]
 
-
-def test_a_regrade_keeps_the_other_students_recorded_seeds(tmp_path):
-    from types import SimpleNamespace
-
-    from tfdist_instructor.term import classgrade
-
-    taken = SimpleNamespace(matched={"s2": SimpleNamespace(path=tmp_path / "b.ipynb")})
-    classgrade.write_seeds({"s1": 11, "s2": 22}, SimpleNamespace(matched={
-        "s1": SimpleNamespace(path=tmp_path / "a.ipynb"), "s2": SimpleNamespace(path=tmp_path / "b.ipynb")}), tmp_path)
-    keep = classgrade.read_seeds(tmp_path / classgrade.SEEDS_FILE, with_files=True)
-    classgrade.write_seeds({"s2": 22}, taken, tmp_path, keep=keep)
-    assert classgrade.read_seeds(tmp_path / classgrade.SEEDS_FILE) == {"s1": 11, "s2": 22}
