@@ -80,13 +80,9 @@ class _DeckHTML(HTMLParser):
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    """Every deck built once into a temporary folder; prints the build time."""
-    out = tmp_path_factory.mktemp("slides")
-    start = time.perf_counter()
-    paths = slides.build_all(out)
-    print(f"\nbuilt {len(paths)} decks in {time.perf_counter() - start:.0f} s")
-    return paths
+def built(built_decks):
+    """Every deck, built once per session (conftest.py)."""
+    return built_decks
 
 
 def test_every_deck_is_talk_sized():
@@ -256,3 +252,25 @@ def test_slides_subcommand_takes_an_output_folder_and_deck_names():
     args = parser.parse_args(["slides", "--out", "decks", "02_single_machine"])
     assert (args.out, args.decks, args.func) == ("decks", ["02_single_machine"], slides._run_cli)
     assert parser.parse_args(["slides"]).out == "build/slides"
+
+
+def test_a_figures_alt_text_reaches_the_built_slide(tmp_path):
+    import io
+
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(2, 1))
+    axes.bar(["1 replica", "2 replicas"], [3.1, 3.4])
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png")
+    plt.close(figure)
+    png = base64.b64encode(buffer.getvalue()).decode()
+    alt = "epoch time for 1 and 2 replicas; 1 replica fastest at 3.1 s"
+    cell = nbformat.v4.new_code_cell("plots.plot_epoch_times(runs)", outputs=[
+        nbformat.v4.new_output("display_data", data={"image/png": png}, metadata={"image/png": {"alt": alt}}),
+        nbformat.v4.new_output("display_data", data={"image/png": png})])
+    cell.metadata["slideshow"] = {"slide_type": "slide"}
+    html = slides.export_deck(nbformat.v4.new_notebook(cells=[cell]), "01_alt", tmp_path).read_text()
+    images = re.findall(r"<img\b[^>]*>", html)
+    assert [re.search(r'alt="([^"]*)"', image).group(1) for image in images] == [
+        alt, "No description has been provided for this image"]  # nbconvert's placeholder
