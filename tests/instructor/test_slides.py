@@ -274,3 +274,11 @@ def test_a_figures_alt_text_reaches_the_built_slide(tmp_path):
     images = re.findall(r"<img\b[^>]*>", html)
     assert [re.search(r'alt="([^"]*)"', image).group(1) for image in images] == [
         alt, "No description has been provided for this image"]  # nbconvert's placeholder
+
+
+def test_every_figure_on_a_slide_carries_the_alt_text_drawn_from_its_data(built):
+    placeholder = "No description has been provided for this image"
+    for page in built:
+        images = re.findall(r"<img\b[^>]*>", page.read_text(encoding="utf-8"))
+        alts = [(re.search(r'alt="([^"]*)"', image) or [None, ""])[1] for image in images]
+        assert all(alt and alt != placeholder for alt in alts), f"{page.name}: figures' alt text {alts}"
