@@ -2,7 +2,7 @@
 #   make demo   installs into .venv/ and runs the tour, the main job, on this machine
 #   make test   installs everything the tests need and runs every test (CI runs this)
 # Instructors: make grade SUBMISSIONS=dir [ROSTER=csv], make gradebook, make gradescope, make slides,
-#   make exercises, make compat, make retarget REPO=owner/name REF=branch, make outputs (after
+#   make handouts, make exercises, make compat, make retarget REPO=owner/name REF=branch, make outputs (after
 #   make test), make release OUT=dir [REPO=owner/name REF=branch].
 # Maintainers: make upstream-canary (the newest TensorFlow/Keras against the lessons).
 SHELL := /bin/bash
@@ -16,7 +16,7 @@ SUBMISSIONS ?= submissions
 GRADES ?= grades
 export TF_CPP_MIN_LOG_LEVEL ?= 2
 
-.PHONY: demo test test-fast instructor grade gradebook gradescope slides exercises compat site outputs retarget \
+.PHONY: demo test test-fast instructor grade gradebook gradescope slides handouts exercises compat site outputs retarget \
 	release colab-test upstream-canary clean
 
 $(BIN)/python:
@@ -87,6 +87,12 @@ gradescope: $(VENV)/.instructor-installed
 
 slides: $(VENV)/.test-installed
 	$(BIN)/tfdist-instructor slides --out build/slides
+
+# Every deck printed to PDF, slides plus speaker notes, offline in headless Chromium (building
+# the decks first when build/slides/ has none).
+handouts: $(VENV)/.test-installed
+	test -n "$$(ls build/slides/[0-9][0-9]_*.html 2>/dev/null)" || $(BIN)/tfdist-instructor slides --out build/slides
+	$(BIN)/tfdist-instructor handouts --slides build/slides --out build/handouts
 
 exercises: $(VENV)/.instructor-installed
 	$(BIN)/tfdist-instructor exercises

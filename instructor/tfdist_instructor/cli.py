@@ -1,4 +1,4 @@
-"""The ``tfdist-instructor`` command: grade, exercises, slides, compat, site, outputs, retarget
+"""The ``tfdist-instructor`` command: grade, exercises, slides, handouts, compat, site, outputs, retarget
 and the term's commands (release, gradebook, gradescope; grade --roster, --slurm).
 
 Bad input (a missing folder, an unwritable output folder, an unknown exercise) gets one line
@@ -45,7 +45,7 @@ def _outputs(args):
 
 def build_parser():
     """Return the argument parser of the ``tfdist-instructor`` command."""
-    from tfdist_instructor import grading, retarget, slides, term
+    from tfdist_instructor import grading, handouts, retarget, slides, term
 
     parser = argparse.ArgumentParser(prog="tfdist-instructor",
                                      description="Instructor tools for the tf.distribute course.")
@@ -55,6 +55,7 @@ def build_parser():
     exercises.add_argument("--check", action="store_true", help="only list files that differ; write nothing")
     exercises.set_defaults(func=_exercises)
     slides.add_cli(sub)
+    handouts.add_cli(sub)
     compat = sub.add_parser("compat", help="measure every strategy x training path and write the table")
     compat.add_argument("--write", default="docs/compatibility.md", metavar="PATH")
     compat.add_argument("--parallel", type=int, default=None, help="combinations run at once")

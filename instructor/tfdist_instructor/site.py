@@ -17,7 +17,7 @@ import time
 import tomllib
 from pathlib import Path
 
-from tfdist_instructor import REPO_ROOT
+from tfdist_instructor import REPO_ROOT, site_access
 
 BADGE_URL = "https://colab.research.google.com/assets/colab-badge.svg"
 BADGE_FILE = "_static/open-in-colab.svg"
@@ -75,6 +75,7 @@ def build(executed="build/executed", out="build/site", slides="build/slides", to
                             capture_output=True, text=True)
     if result.returncode:
         raise SiteError(f"sphinx-build failed:\n{result.stderr[-3000:]}")
+    site_access.repair(out)  # the theme's unnamed controls (see site_access)
     print(f"site built in {time.perf_counter() - start:.0f} s: {out / 'index.html'}", flush=True)
     return out / "index.html"
 

@@ -1,10 +1,20 @@
-"""Fixtures shared by the instructor tooling's tests."""
+"""Fixtures shared by the instructor tooling's tests: the browser, and the decks and the site built
+once per session (the slide, handout, site and accessibility tests all read the same build)."""
 
+import os
 import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
 from chromium import HeadlessChromium
+from tfdist_instructor import REPO_ROOT, site, slides
+
+EXECUTED = Path(os.environ.get("TFDIST_EDU_EXECUTED_DIR", REPO_ROOT / "build" / "executed"))
+SPHINX = REPO_ROOT / ".venv-site" / "bin" / "sphinx-build"
 
 
 @pytest.fixture(scope="module")
@@ -15,3 +25,48 @@ def browser():
     chromium = HeadlessChromium(binary)
     yield chromium
     chromium.close()
+
+
+@pytest.fixture(scope="session")
+def built_decks(tmp_path_factory):
+    """Every deck built once (fast mode, from conftest) into a temporary folder; prints the time.
+
+    For a local loop, ``TFDIST_EDU_BUILT_SLIDES=build/slides`` reuses the decks `make slides` left
+    there instead (CI never sets it: there the decks are built from the notebooks under test)."""
+    if os.environ.get("TFDIST_EDU_BUILT_SLIDES"):
+        built = sorted(Path(os.environ["TFDIST_EDU_BUILT_SLIDES"]).resolve().glob("[0-9][0-9]_*.html"))
+        assert [p.stem for p in built] == [p.stem for p in slides.deck_paths()], "rebuild: make slides"
+        return built
+    out = tmp_path_factory.mktemp("slides")
+    start = time.perf_counter()
+    paths = slides.build_all(out)
+    print(f"\nbuilt {len(paths)} decks in {time.perf_counter() - start:.0f} s")
+    return paths
+
+
+def _executed(tmp_path_factory):
+    if list((EXECUTED / "notebooks").glob("[0-9][0-9]_*.ipynb")):
+        return EXECUTED
+    folder = tmp_path_factory.mktemp("executed")
+    print(f"\nno executed lessons in {EXECUTED}: running them in fast mode into {folder}")
+    subprocess.run([sys.executable, "-m", "pytest", "-q", "--nbval-lax", "-p", "no:cacheprovider", "notebooks"],
+                   cwd=REPO_ROOT, check=True, env={**os.environ, "TFDIST_EDU_FAST": "1",
+                                                   "TFDIST_EDU_EXECUTED_DIR": str(folder)})
+    return folder
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory, built_decks):
+    """The site with every executed lesson, the session's decks and a short tour: (folder, executed).
+
+    The lessons are the copies the normal-mode nbval run leaves in build/executed/ (``make test``
+    runs it before these tests); without them they are run here in fast mode first."""
+    work = tmp_path_factory.mktemp("site")
+    executed = _executed(tmp_path_factory)
+    subprocess.run([sys.executable, "-m", "tfdist_edu.cli", "tour", "--epochs", "1", "--out", str(work / "tour")],
+                   check=True, env={**os.environ, "TFDIST_EDU_FAST": "1", "TFDIST_EDU_DATA": "synthetic"},
+                   stdout=subprocess.DEVNULL)
+    start = time.perf_counter()
+    site.build(executed, work / "site", slides=built_decks[0].parent, tour=work / "tour", sphinx_build=SPHINX)
+    print(f"\nsite built in {time.perf_counter() - start:.0f} s")
+    return work / "site", executed

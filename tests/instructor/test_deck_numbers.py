@@ -69,9 +69,16 @@ def _normalise(text):
 
 
 def _markdown(deck):
+    """The deck's markdown cells, less its check-your-understanding slides and their notes:
+    ``test_deck_questions.py`` pins the numbers there (a question's givens and its answers)."""
     path = next(p for p in slides.deck_paths() if p.stem == deck)
-    cells = nbformat.read(path, as_version=4).cells
-    return [_normalise(LIST_MARKER.sub(" ", c.source)) for c in cells if c.cell_type == "markdown"]
+    cells, asking = [], False
+    for cell in nbformat.read(path, as_version=4).cells:
+        if cell.metadata.get("slideshow", {}).get("slide_type") in ("slide", "subslide"):
+            asking = cell.source.startswith("## Check your understanding")
+        if cell.cell_type == "markdown" and not asking:
+            cells.append(_normalise(LIST_MARKER.sub(" ", cell.source)))
+    return cells
 
 
 @pytest.fixture(scope="module")

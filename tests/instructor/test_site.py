@@ -2,52 +2,28 @@
 
 The site is built from executed lessons: the copies the normal-mode nbval run leaves in
 build/executed/ (``make test`` runs it before these tests); without them the lessons are run
-here in fast mode first. One deck and a short tour are built too, so their links are checked.
+here in fast mode first. The session's decks and a short tour are built too, so their links are
+checked; the build is shared with the accessibility tests (conftest.py).
 """
 
 import base64
 import json
-import os
 import re
-import subprocess
-import sys
 import time
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 
 from chromium import blank, problems
-from tfdist_instructor import REPO_ROOT, site, slides
+from tfdist_instructor import REPO_ROOT, site
 
-EXECUTED = Path(os.environ.get("TFDIST_EDU_EXECUTED_DIR", REPO_ROOT / "build" / "executed"))
 SPHINX = REPO_ROOT / ".venv-site" / "bin" / "sphinx-build"
 
 
-def _executed(tmp_path_factory):
-    if list((EXECUTED / "notebooks").glob("[0-9][0-9]_*.ipynb")):
-        return EXECUTED
-    folder = tmp_path_factory.mktemp("executed")
-    print(f"\nno executed lessons in {EXECUTED}: running them in fast mode into {folder}")
-    subprocess.run([sys.executable, "-m", "pytest", "-q", "--nbval-lax", "-p", "no:cacheprovider", "notebooks"],
-                   cwd=REPO_ROOT, check=True, env={**os.environ, "TFDIST_EDU_FAST": "1",
-                                                   "TFDIST_EDU_EXECUTED_DIR": str(folder)})
-    return folder
-
-
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    """The site with every executed lesson, one deck and a short tour; returns its folder."""
-    work = tmp_path_factory.mktemp("site")
-    executed = _executed(tmp_path_factory)
-    slides.build_all(work / "slides", decks=[slides.deck_paths()[0].stem])
-    subprocess.run([sys.executable, "-m", "tfdist_edu.cli", "tour", "--epochs", "1", "--out", str(work / "tour")],
-                   check=True, env={**os.environ, "TFDIST_EDU_FAST": "1", "TFDIST_EDU_DATA": "synthetic"},
-                   stdout=subprocess.DEVNULL)
-    start = time.perf_counter()
-    site.build(executed, work / "site", slides=work / "slides", tour=work / "tour", sphinx_build=SPHINX)
-    print(f"\nsite built in {time.perf_counter() - start:.0f} s")
-    return work / "site", executed
+def built(built_site):
+    """The site built once per session (conftest): every executed lesson, the decks, a short tour."""
+    return built_site
 
 
 class _Links(HTMLParser):

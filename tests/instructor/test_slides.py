@@ -7,6 +7,7 @@ Chromium with the network switched off; install it and reveal.js with
 
 import argparse
 import base64
+import re
 import time
 from html.parser import HTMLParser
 
@@ -18,7 +19,11 @@ from tfdist_instructor import slides
 from chromium import blank, problems
 
 DECKS = slides.deck_paths()
-TALK_SLIDES = range(8, 19)  # 20-30 minutes at about two minutes a slide
+TALK_SLIDES = range(8, 19)  # 20-30 minutes at about two minutes a slide, objectives and questions aside
+OBJECTIVES = "## Learning objectives"
+CHECK = "## Check your understanding"
+QUESTIONS = range(2, 5)
+README = slides.DECKS_DIR / "README.md"
 MIN_NOTES_CHARS = 120  # a sentence or two a presenter can actually use
 SLIDE_HEIGHT = 720  # reveal height set by slides.export_deck
 
@@ -39,6 +44,10 @@ def _slides(notebook_path):
 
 def _notes(slide):
     return [c for c in slide if c.metadata.get("slideshow", {}).get("slide_type") == "notes"]
+
+
+def _heading(slide):
+    return slide[0].source.split("\n", 1)[0] if slide[0].cell_type == "markdown" else ""
 
 
 class _DeckHTML(HTMLParser):
@@ -71,19 +80,48 @@ class _DeckHTML(HTMLParser):
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    """Every deck built once into a temporary folder; prints the build time."""
-    out = tmp_path_factory.mktemp("slides")
-    start = time.perf_counter()
-    paths = slides.build_all(out)
-    print(f"\nbuilt {len(paths)} decks in {time.perf_counter() - start:.0f} s")
-    return paths
+def built(built_decks):
+    """Every deck, built once per session (conftest.py)."""
+    return built_decks
 
 
 def test_every_deck_is_talk_sized():
     assert len(DECKS) == 7, [d.name for d in DECKS]
     for deck in DECKS:
-        assert len(_slides(deck)) in TALK_SLIDES, f"{deck.name}: {len(_slides(deck))} slides"
+        talk = [s for s in _slides(deck) if not _heading(s).startswith((OBJECTIVES, CHECK))]
+        assert len(talk) in TALK_SLIDES, f"{deck.name}: {len(talk)} slides besides objectives and questions"
+
+
+def test_every_deck_opens_with_its_learning_objectives():
+    for deck in DECKS:
+        title, objectives = _slides(deck)[:2]
+        assert _heading(title).startswith("# "), f"{deck.name}: the first slide is the title"
+        assert _heading(objectives) == OBJECTIVES, f"{deck.name}: slide 2 is {_heading(objectives)!r}"
+        bullets = [line for line in objectives[0].source.splitlines() if line.startswith("- ")]
+        assert len(bullets) in range(3, 6), f"{deck.name}: {len(bullets)} objectives, not 3 to 5"
+
+
+def test_every_deck_closes_with_questions_answered_in_the_speaker_notes():
+    for deck in DECKS:
+        headings = [_heading(s) for s in _slides(deck)]
+        asked = [i for i, h in enumerate(headings) if h.startswith(CHECK)]
+        assert len(asked) in QUESTIONS, f"{deck.name}: {len(asked)} check-your-understanding slides"
+        assert asked == list(range(asked[0], asked[0] + len(asked))), f"{deck.name}: questions apart"
+        closing = headings[asked[0] - 1: asked[-1] + 2]
+        assert "## Takeaways" in (headings[-1], headings[asked[0] - 1]) and asked[-1] >= len(headings) - 2, (
+            f"{deck.name}: the questions must close the deck, beside Takeaways: {closing}")
+        for number, index in enumerate(asked, 1):
+            slide = _slides(deck)[index]
+            assert headings[index] == f"{CHECK} ({number} of {len(asked)})", headings[index]
+            assert "?" in slide[0].source, f"{deck.name}: {headings[index]} asks no question"
+            answer = " ".join(c.source for c in _notes(slide))
+            assert answer.startswith("Answer:"), f"{deck.name}: {headings[index]}: notes {answer[:60]!r}"
+
+
+def test_readme_states_each_decks_slide_count():
+    rows = re.findall(r"^\| `(\d\d_\w+)\.ipynb` \|.*\| (\d+) \|$", README.read_text(), re.M)
+    stated = {name: int(count) for name, count in rows}
+    assert stated == {deck.stem: len(_slides(deck)) for deck in DECKS}, "update the table in slides/README.md"
 
 
 def test_every_slide_has_speaker_notes_a_presenter_can_use():
@@ -214,3 +252,33 @@ def test_slides_subcommand_takes_an_output_folder_and_deck_names():
     args = parser.parse_args(["slides", "--out", "decks", "02_single_machine"])
     assert (args.out, args.decks, args.func) == ("decks", ["02_single_machine"], slides._run_cli)
     assert parser.parse_args(["slides"]).out == "build/slides"
+
+
+def test_a_figures_alt_text_reaches_the_built_slide(tmp_path):
+    import io
+
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(2, 1))
+    axes.bar(["1 replica", "2 replicas"], [3.1, 3.4])
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png")
+    plt.close(figure)
+    png = base64.b64encode(buffer.getvalue()).decode()
+    alt = "epoch time for 1 and 2 replicas; 1 replica fastest at 3.1 s"
+    cell = nbformat.v4.new_code_cell("plots.plot_epoch_times(runs)", outputs=[
+        nbformat.v4.new_output("display_data", data={"image/png": png}, metadata={"image/png": {"alt": alt}}),
+        nbformat.v4.new_output("display_data", data={"image/png": png})])
+    cell.metadata["slideshow"] = {"slide_type": "slide"}
+    html = slides.export_deck(nbformat.v4.new_notebook(cells=[cell]), "01_alt", tmp_path).read_text()
+    images = re.findall(r"<img\b[^>]*>", html)
+    assert [re.search(r'alt="([^"]*)"', image).group(1) for image in images] == [
+        alt, "No description has been provided for this image"]  # nbconvert's placeholder
+
+
+def test_every_figure_on_a_slide_carries_the_alt_text_drawn_from_its_data(built):
+    placeholder = "No description has been provided for this image"
+    for page in built:
+        images = re.findall(r"<img\b[^>]*>", page.read_text(encoding="utf-8"))
+        alts = [(re.search(r'alt="([^"]*)"', image) or [None, ""])[1] for image in images]
+        assert all(alt and alt != placeholder for alt in alts), f"{page.name}: figures' alt text {alts}"
