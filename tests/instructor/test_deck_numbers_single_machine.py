@@ -88,7 +88,7 @@ def test_deck2_cross_device_table_matches_the_default_it_prints(deck2):
 def test_deck2_fit_run_matches_its_notes(deck2):
     notes = _cell(deck2, "A deliberately tiny run").source
     fit = _cell(deck2, "model.fit(data.batches(course.train, GLOBAL_BATCH)")
-    assert "512 synthetic images" in notes and "num_train=512" in fit.source
+    assert "512 Fashion-MNIST images" in notes and "num_train=512" in fit.source
     assert "epochs=3" in fit.source and "changed the rate after epoch 2" in notes
     rates = [float(rate) for rate in re.findall(r"learning rate ([0-9.e+-]+)", _stdout(fit))]
     assert len(rates) == 3 and rates[0] == rates[1] and rates[2] == pytest.approx(rates[1] / 10)
