@@ -131,3 +131,9 @@ def test_the_install_does_nothing_when_the_files_are_there(tmp_path):
     result = _install(tmp_path, files=("train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz",
                                        "t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz"))
     assert result.returncode == 0 and "already installed" in result.stdout
+
+
+def test_test_files_have_unique_names_so_pytest_can_collect_them_all():
+    # tests/ has no __init__.py files: two test_x.py in different folders stop collection.
+    names = [p.name for p in (ROOT / "tests").rglob("test_*.py")]
+    assert len(names) == len(set(names)), sorted(n for n in set(names) if names.count(n) > 1)

@@ -10,6 +10,36 @@ LESSONS = sorted(pathlib.Path(__file__).parent.parent.glob("notebooks/[0-9][0-9]
 MAX_PNG_BYTES = 200_000  # base64 characters of one stored figure
 
 
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
+def test_every_lesson_stores_the_outputs_of_its_current_code(lesson):
+    reason = outputs.stale_reason(nbformat.read(lesson, as_version=4))
+    assert reason is None, (f"{lesson.name}: stored outputs are stale: {reason}. Run `make test`, "
+                            f"then `make outputs`, and commit the lessons")
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
+def test_stored_outputs_are_labelled_small_and_free_of_widget_state(lesson):
+    nb = nbformat.read(lesson, as_version=4)
+    stored = nb.metadata["tfdist_edu"]["stored_outputs"]
+    assert outputs.LABEL_PREFIX in nb.cells[0].source and stored["machine"] in nb.cells[0].source
+    assert "widgets" not in nb.metadata
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            assert outputs.WIDGET not in data, f"{lesson.name}: widget state stored"
+            assert len(data.get("image/png", "")) < MAX_PNG_BYTES, f"{lesson.name}: a figure is too big"
+
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
+def test_every_lesson_states_the_time_measured_for_it(lesson):
+    nb = nbformat.read(lesson, as_version=4)
+    stored = nb.metadata["tfdist_edu"]["stored_outputs"]
+    expected = lesson_time.time_line(nb, stored["compute_seconds"], stored["machine"])
+    assert expected in nb.cells[0].source, (f"{lesson.name}: its Time line differs from the "
+                                            f"measurement ({expected!r}); run `make outputs`")
+
+
 def _lesson(code):
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Lesson"),
                                          nbformat.v4.new_code_cell(code)])
