@@ -61,14 +61,22 @@ def test_editing_prose_alone_keeps_the_stored_outputs_valid():
     assert outputs.stale_reason(nb) is None
 
 
-def test_storing_refuses_an_executed_copy_of_other_code_before_writing_anything(tmp_path):
+def _stage(tmp_path, lesson_code, run_code, fast_mode=False, outputs_of_run=()):
+    """A lesson folder and an executed copy of it; returns the lessons folder."""
     lessons, executed = tmp_path / "notebooks", tmp_path / "executed" / "notebooks"
     lessons.mkdir()
     executed.mkdir(parents=True)
-    nbformat.write(_lesson("print(1)"), lessons / "00_a.ipynb")
-    run = _lesson("print(2)")
-    run.metadata["tfdist_edu"]["run"] = {"fast_mode": False}
+    nbformat.write(_lesson(lesson_code), lessons / "00_a.ipynb")
+    run = _lesson(run_code)
+    run.metadata["tfdist_edu"]["run"] = {"fast_mode": fast_mode}
+    run.cells[1].outputs = list(outputs_of_run)
+    run.cells[1].metadata["tfdist_edu"] = {"seconds": 3.5}
     nbformat.write(run, executed / "00_a.ipynb")
+    return lessons
+
+
+def test_storing_refuses_an_executed_copy_of_other_code_before_writing_anything(tmp_path):
+    lessons = _stage(tmp_path, "print(1)", "print(2)")
     before = (lessons / "00_a.ipynb").read_text()
     with pytest.raises(ValueError, match="ran different code"):
         outputs.store(tmp_path / "executed", lessons)
@@ -76,31 +84,17 @@ def test_storing_refuses_an_executed_copy_of_other_code_before_writing_anything(
 
 
 def test_storing_refuses_a_fast_mode_run(tmp_path):
-    lessons, executed = tmp_path / "notebooks", tmp_path / "executed" / "notebooks"
-    lessons.mkdir()
-    executed.mkdir(parents=True)
-    nbformat.write(_lesson("print(1)"), lessons / "00_a.ipynb")
-    run = _lesson("print(1)")
-    run.metadata["tfdist_edu"]["run"] = {"fast_mode": True}
-    nbformat.write(run, executed / "00_a.ipynb")
+    lessons = _stage(tmp_path, "print(1)", "print(1)", fast_mode=True)
     with pytest.raises(ValueError, match="fast mode"):
         outputs.store(tmp_path / "executed", lessons)
 
 
 def test_storing_copies_text_and_figures_and_drops_stderr_and_widgets(tmp_path):
-    lessons, executed = tmp_path / "notebooks", tmp_path / "executed" / "notebooks"
-    lessons.mkdir()
-    executed.mkdir(parents=True)
-    nbformat.write(_lesson("print(42)"), lessons / "00_a.ipynb")
-    run = _lesson("print(42)")
-    run.metadata["tfdist_edu"]["run"] = {"fast_mode": False}
-    run.cells[1].outputs = [
+    lessons = _stage(tmp_path, "print(42)", "print(42)", outputs_of_run=[
         nbformat.v4.new_output("stream", name="stdout", text="Fashion-MNIST: real (IDX files)\n42\n"),
         nbformat.v4.new_output("stream", name="stderr", text="W0000 tensorflow chatter\n"),
         nbformat.v4.new_output("display_data", data={outputs.WIDGET: {"model_id": "x"},
-                                                     "text/plain": "Slider"})]
-    run.cells[1].metadata["tfdist_edu"] = {"seconds": 3.5}
-    nbformat.write(run, executed / "00_a.ipynb")
+                                                     "text/plain": "Slider"})])
     outputs.store(tmp_path / "executed", lessons)
     stored = nbformat.read(lessons / "00_a.ipynb", as_version=4)
     kinds = [(out.output_type, out.get("name")) for out in stored.cells[1].outputs]
