@@ -36,8 +36,8 @@ def test_the_reading_names_the_common_global_batch_and_jit_compile():
 
 
 def test_a_busy_machine_is_flagged_instead_of_explained():
-    text = reading.reading(_runs([3] + [1.0] * 7, [3] + [1.0] * 7), SIMULATED, load_before=4.0)
-    assert "This run was disturbed (the load average was 4.0" in text
+    text = reading.reading(_runs([3] + [1.0] * 7, [3] + [1.0] * 7), SIMULATED, other_load=100.0)
+    assert "This run was disturbed (other processes used 100.0 of the" in text
     assert "cannot be read as tracing alone" in text and "it includes tracing" not in text
 
 
@@ -55,3 +55,14 @@ def test_a_quiet_run_attributes_the_first_blocks_extra_time_to_tracing():
 def test_the_first_round_is_left_out_of_the_paired_ratios():
     default, mirrored = _run("a", [10.0, 1.0, 2.0]), _run("b", [1.0, 2.0, 2.0])
     assert reading.paired_ratios(default, mirrored) == [0.5, 1.0]
+
+
+def test_other_processes_cpu_is_measured_apart_from_the_tours_own():
+    import hashlib
+
+    from tfdist_edu.tour.others import OtherLoad
+
+    load = OtherLoad().start()
+    for _ in range(200_000):  # this process's own work must not count as "others"
+        hashlib.sha256(b"x").digest()
+    assert load.cores() < 0.6  # a busy core of its own would read about 1.0

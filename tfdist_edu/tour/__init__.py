@@ -17,6 +17,7 @@ from tfdist_edu import settings
 
 from tfdist_edu.tour.arms import JIT_COMPILE, RUNS
 from tfdist_edu.tour import reading
+from tfdist_edu.tour.others import OtherLoad
 
 BLOCKS_PER_EPOCH = 4  # each epoch is run as 4 blocks per arm, the arms alternating
 
@@ -89,7 +90,7 @@ def run_tour(epochs=None, replicas=2, dataset="fashion_mnist", source=None,
              out="tour-report", per_replica_batch=64):
     """Train the four arms alternately, print their table and reading, write the report."""
     check_arguments(epochs, replicas, per_replica_batch, out)
-    load_before = os.getloadavg()[0]  # before TensorFlow starts: anything else running?
+    others = OtherLoad().start()  # how much CPU other processes take while the tour runs
     device_note = prepare_devices(replicas)
 
     from tfdist_edu import data, hardware, plots, timing
@@ -108,7 +109,7 @@ def run_tour(epochs=None, replicas=2, dataset="fashion_mnist", source=None,
     arms = [Arm(s, m, course, global_batch, steps, report.summary()) for s, m in RUNS]
     _alternate(arms, epochs)
     runs = [arm.run for arm in arms]
-    paragraph = reading.reading(runs, device_note, load_before)
+    paragraph = reading.reading(runs, device_note, others.cores())
     figures = {"epoch_times": plots.plot_epoch_times(runs),
                "training_curves": plots.plot_training_curves(runs)}
     write_report(out, runs, paragraph, figures, header)

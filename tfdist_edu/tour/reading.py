@@ -9,7 +9,7 @@ import os
 import statistics
 
 OUTLIER = 1.5  # a steady block over 1.5x its arm's median block: the machine was disturbed
-BUSY_LOAD = 0.5  # a load average per core above this before the tour: something else ran
+BUSY_LOAD = 0.25  # other processes using over a quarter of the cores during the tour
 
 
 def paired_ratios(baseline, other):
@@ -36,13 +36,13 @@ def verdict(ratios, what):
     return f"{what}: mirrored {word}, at {median:.2f}x the default's throughput ({spread})."
 
 
-def disturbances(runs, load_before, cores=None):
+def disturbances(runs, other_load, cores=None):
     """Sentences naming what disturbed the measurement; empty when nothing did."""
     cores = cores or os.cpu_count() or 1
     found = []
-    if load_before / cores > BUSY_LOAD:
-        found.append(f"the load average was {load_before:.1f} on {cores} cores before the tour "
-                     "started: another process was using the CPU")
+    if other_load / cores > BUSY_LOAD:
+        found.append(f"other processes used {other_load:.1f} of the {cores} cores while the "
+                     "tour trained")
     slow = sum(t > OUTLIER * statistics.median(r.block_seconds[1:])
                for r in runs if len(r.block_seconds) > 2 for t in r.block_seconds[1:])
     if slow:
@@ -50,7 +50,7 @@ def disturbances(runs, load_before, cores=None):
     return found
 
 
-def reading(runs, device_note, load_before):
+def reading(runs, device_note, other_load):
     """Return the report's paragraph: each comparison with its spread, and any disturbance."""
     by_name = {run.name: run for run in runs}
     mirrored = by_name["mirrored fit"]
@@ -60,7 +60,7 @@ def reading(runs, device_note, load_before):
     for method in ("fit", "custom loop"):
         ratios = paired_ratios(by_name[f"default {method}"], by_name[f"mirrored {method}"])
         lines.append(verdict(ratios, f"Mirrored vs default with {method}"))
-    found = disturbances(runs, load_before)
+    found = disturbances(runs, other_load)
     if found:
         lines.append("This run was disturbed (" + "; ".join(found) + "), so read its ratios "
                      "with care and run the tour again on a quiet machine; the first blocks' "
