@@ -56,15 +56,10 @@ def choose(spec, source, forced_by, data_dir=None, manual_dir=None):
 def _first_idx(spec, manual_dir, checked):
     """Return a Choice from the first folder with good IDX files, or None (notes in checked)."""
     empty, skipped = [], []
-    for folder, where, named_by_user in idx_source.folders(spec, manual_dir):
-        try:
-            arrays = idx_source.read(spec, folder, named_by_user)
-        except idx_source.NoIdxFiles:
-            empty.append(folder)
-            continue
-        except idx.IdxFileError as error:
-            print(f"{spec.title}: not using the IDX files of {where}: {error}", flush=True)
-            skipped.append(f"{where} skipped: {error}")
+    for folder, where, arrays in _read_folders(spec, manual_dir, empty):
+        if isinstance(arrays, idx.IdxFileError):
+            print(f"{spec.title}: not using the IDX files of {where}: {arrays}", flush=True)
+            skipped.append(f"{where} skipped: {arrays}")
             continue
         return Choice("idx", "; ".join([f"{where}, contents checked", *skipped]), folder,
                       tuple(arrays))
@@ -74,20 +69,27 @@ def _first_idx(spec, manual_dir, checked):
     return None
 
 
+def _read_folders(spec, manual_dir, empty):
+    """Yield (folder, where, arrays or the IdxFileError) for each IDX folder that has files;
+    folders without any are appended to ``empty``. The caller decides: skip or raise."""
+    for folder, where, named_by_user in idx_source.folders(spec, manual_dir):
+        try:
+            yield folder, where, idx_source.read(spec, folder, named_by_user)
+        except idx_source.NoIdxFiles:
+            empty.append(folder)
+        except idx.IdxFileError as error:
+            yield folder, where, error
+
+
 def _idx_only(spec, forced_by, manual_dir):
     """Return a Choice of IDX files, or raise DataUnavailableError in one line."""
     if not spec.idx_files:
         raise DataUnavailableError(f"{spec.title} has no IDX files ({forced_by}); use "
                                    f"source='auto', 'tfds' or 'synthetic'")
     empty = []
-    for folder, where, named_by_user in idx_source.folders(spec, manual_dir):
-        try:
-            arrays = idx_source.read(spec, folder, named_by_user)
-        except idx_source.NoIdxFiles:
-            empty.append(folder)
-            continue
-        except idx.IdxFileError as error:
-            raise DataUnavailableError(f"{error} ({forced_by} requires good IDX files)") from None
+    for folder, where, arrays in _read_folders(spec, manual_dir, empty):
+        if isinstance(arrays, idx.IdxFileError):
+            raise DataUnavailableError(f"{arrays} ({forced_by} requires good IDX files)")
         return Choice("idx", f"{where}, contents checked", folder, tuple(arrays))
     raise DataUnavailableError(
         f"{spec.title} is required from IDX files ({forced_by}) but there are none in "
