@@ -216,3 +216,86 @@ class Comparison:
 def compare(runs, baseline=None):
     """Lay several runs side by side; ``baseline`` names the run speed-ups are relative to."""
     return Comparison(runs, baseline)
+
+
+# --- One way to compare two timings: paired, alternated repeats -> a ratio, its spread, a verdict.
+
+FASTER, SLOWER, NO_DIFFERENCE = "faster", "slower", "no measurable difference"
+
+
+@dataclasses.dataclass(frozen=True)
+class Paired:
+    """``other``'s speed relative to ``baseline``'s from paired repeats (>1: ``other`` is faster).
+
+    Each ratio is baseline seconds / other seconds of one pair measured back to back. The
+    reading rests on the middle half of the ratios: only when it lies wholly on one side of 1 is
+    the difference called measurable.
+    """
+
+    what: str
+    ratios: tuple
+
+    @property
+    def median(self):
+        return self._quartiles()[1]
+
+    @property
+    def low(self):
+        return self._quartiles()[0]
+
+    @property
+    def high(self):
+        return self._quartiles()[2]
+
+    def _quartiles(self):
+        r = list(self.ratios)
+        if len(r) < 2:
+            value = r[0] if r else float("nan")
+            return value, value, value
+        low, median, high = statistics.quantiles(r, n=4, method="inclusive")
+        return low, median, high
+
+    @property
+    def verdict(self):
+        """"faster", "slower" or "no measurable difference" (the middle half reaches 1)."""
+        if len(self.ratios) < 2 or self.low <= 1 <= self.high:
+            return NO_DIFFERENCE
+        return FASTER if self.median > 1 else SLOWER
+
+    @property
+    def spread(self):
+        return (f"median {self.median:.2f}x; middle half of {len(self.ratios)} paired "
+                f"repeats {self.low:.2f}x-{self.high:.2f}x")
+
+    def __str__(self):
+        if self.verdict == NO_DIFFERENCE:
+            return f"{self.what}: no measurable difference ({self.spread})."
+        return f"{self.what}: {self.verdict}, at {self.median:.2f}x the speed ({self.spread})."
+
+
+def paired(baseline_seconds, other_seconds, what="other vs baseline"):
+    """Compare two lists of times measured in pairs (the i-th of each back to back)."""
+    if len(baseline_seconds) != len(other_seconds):
+        raise ValueError(f"paired times need equal counts, got {len(baseline_seconds)} "
+                         f"and {len(other_seconds)}")
+    return Paired(what, tuple(b / o for b, o in zip(baseline_seconds, other_seconds)))
+
+
+def alternate(arms, repeats, warmup=1):
+    """Time each callable in ``arms`` (name -> fn) ``repeats`` times, alternating their order.
+
+    Every arm runs ``warmup`` times first (tracing, caches), untimed. Rounds alternate the
+    order (A B, B A, ...), so a machine that slows down for a while slows every arm alike.
+    Returns name -> list of seconds, the i-th entries of all arms measured in the same round.
+    """
+    for _ in range(warmup):
+        for fn in arms.values():
+            fn()
+    names = list(arms)
+    times = {name: [] for name in names}
+    for round_ in range(repeats):
+        for name in (names if round_ % 2 == 0 else names[::-1]):
+            tic = time.perf_counter()
+            arms[name]()
+            times[name].append(time.perf_counter() - tic)
+    return times

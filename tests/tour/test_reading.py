@@ -54,7 +54,7 @@ def test_a_quiet_run_attributes_the_first_blocks_extra_time_to_tracing():
 
 def test_the_first_round_is_left_out_of_the_paired_ratios():
     default, mirrored = _run("a", [10.0, 1.0, 2.0]), _run("b", [1.0, 2.0, 2.0])
-    assert reading.paired_ratios(default, mirrored) == [0.5, 1.0]
+    assert reading.paired(default, mirrored, "b vs a").ratios == (0.5, 1.0)
 
 
 def test_other_processes_cpu_is_measured_apart_from_the_tours_own():

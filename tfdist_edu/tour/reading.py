@@ -12,28 +12,20 @@ OUTLIER = 1.5  # a steady block over 1.5x its arm's median block: the machine wa
 BUSY_LOAD = 0.25  # other processes using over a quarter of the cores during the tour
 
 
-def paired_ratios(baseline, other):
-    """Throughput of ``other`` relative to ``baseline`` in each steady round (>1: faster)."""
-    return [b / o for b, o in zip(baseline.block_seconds[1:], other.block_seconds[1:])]
+def paired(baseline, other, what):
+    """``timing.paired`` on the steady rounds (the first, with tracing, left out)."""
+    from tfdist_edu import timing
+
+    return timing.paired(baseline.block_seconds[1:], other.block_seconds[1:], what)
 
 
-def summarise(ratios):
-    """(median, lower quartile, upper quartile) of a list of ratios."""
-    if len(ratios) < 2:
-        value = ratios[0] if ratios else float("nan")
-        return value, value, value
-    low, median, high = statistics.quantiles(ratios, n=4, method="inclusive")
-    return median, low, high
-
-
-def verdict(ratios, what):
+def verdict(comparison):
     """One sentence: faster, slower, or no measurable difference, with the spread."""
-    median, low, high = summarise(ratios)
-    spread = f"median {median:.2f}x; middle half of {len(ratios)} paired blocks {low:.2f}x-{high:.2f}x"
-    if low <= 1 <= high:
-        return f"{what}: no measurable difference ({spread})."
-    word = "faster" if median > 1 else "slower"
-    return f"{what}: mirrored {word}, at {median:.2f}x the default's throughput ({spread})."
+    spread = comparison.spread.replace("repeats", "blocks")
+    if comparison.verdict == "no measurable difference":
+        return f"{comparison.what}: no measurable difference ({spread})."
+    return (f"{comparison.what}: mirrored {comparison.verdict}, at {comparison.median:.2f}x the "
+            f"default's throughput ({spread}).")
 
 
 def disturbances(runs, other_load, cores=None):
@@ -58,8 +50,8 @@ def reading(runs, device_note, other_load):
              f"with jit_compile={mirrored.jit_compile}; MirroredStrategy used {mirrored.replicas} "
              f"replicas ({device_note}). The arms ran alternately, block by block."]
     for method in ("fit", "custom loop"):
-        ratios = paired_ratios(by_name[f"default {method}"], by_name[f"mirrored {method}"])
-        lines.append(verdict(ratios, f"Mirrored vs default with {method}"))
+        lines.append(verdict(paired(by_name[f"default {method}"], by_name[f"mirrored {method}"],
+                                    f"Mirrored vs default with {method}")))
     found = disturbances(runs, other_load)
     if found:
         lines.append("This run was disturbed (" + "; ".join(found) + "), so read its ratios "
