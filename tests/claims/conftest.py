@@ -1,0 +1,78 @@
+"""Claims tests: every sentence a lesson says about a result, checked on the run that printed it.
+
+Each ``test_lessonNN_*.py`` reads the normal-mode executed copy of its lesson (what
+``make test`` leaves in build/executed/notebooks/, or the folder ``TFDIST_EDU_CLAIMS_DIR``
+names) and asserts each claim with a threshold matching the sentence, quoting the sentence
+(``lesson.says(cell_id, sentence)`` fails when the prose no longer says it). ``make outputs``
+runs them on the copy it is about to store and refuses a copy that fails them.
+"""
+
+import os
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def executed_dir():
+    """Where the executed lessons are read from."""
+    if os.environ.get("TFDIST_EDU_CLAIMS_DIR"):
+        return Path(os.environ["TFDIST_EDU_CLAIMS_DIR"])
+    return Path(os.environ.get("TFDIST_EDU_EXECUTED_DIR") or ROOT / "build" / "executed") / "notebooks"
+
+
+class Lesson:
+    """One executed lesson: its cells by id, their prose and printed text."""
+
+    def __init__(self, nb, path):
+        self.nb, self.path = nb, path
+        self.cells = {cell.get("id"): cell for cell in nb.cells}
+
+    def cell(self, cell_id):
+        if cell_id not in self.cells:
+            raise KeyError(f"{self.path.name} has no cell with id {cell_id!r}")
+        return self.cells[cell_id]
+
+    def says(self, cell_id, sentence):
+        """Assert the markdown cell still makes the claim this test checks (spaces normalised)."""
+        prose = " ".join(self.cell(cell_id).source.split())
+        assert " ".join(sentence.split()) in prose, f"cell {cell_id} no longer says: {sentence!r}"
+
+    def text(self, cell_id):
+        """Everything a code cell printed or displayed as text, joined."""
+        parts = []
+        for out in self.cell(cell_id).get("outputs", []):
+            if out.get("output_type") == "stream" and out.get("name") == "stdout":
+                parts.append(out.get("text", ""))
+            elif "data" in out:
+                data = out["data"]
+                parts.append(data.get("text/markdown") or data.get("text/plain") or "")
+        return "".join(parts)
+
+    def number(self, cell_id, pattern):
+        """The first regex group of ``pattern`` in the cell's text, as a float (commas dropped)."""
+        match = re.search(pattern, self.text(cell_id))
+        assert match, f"cell {cell_id} printed nothing matching {pattern!r}:\n{self.text(cell_id)[:800]}"
+        return float(match.group(1).replace(",", ""))
+
+    def numbers(self, cell_id, pattern):
+        return [float(m.replace(",", "")) for m in re.findall(pattern, self.text(cell_id))]
+
+
+@pytest.fixture
+def lesson():
+    """``lesson("04_performance")`` -> the executed ``Lesson``; skipped when there is none."""
+
+    def load(stem):
+        path = executed_dir() / f"{stem}.ipynb"
+        if not path.exists():
+            pytest.skip(f"no executed copy at {path}: run the lessons with nbval first (make test)")
+        nb = nbformat.read(path, as_version=4)
+        if nb.metadata.get("tfdist_edu", {}).get("run", {}).get("fast_mode"):
+            pytest.skip(f"{path} ran in fast mode; the lessons' claims are about normal mode")
+        return Lesson(nb, path)
+
+    return load
