@@ -108,7 +108,8 @@ def test_a_consistent_gap_is_a_verdict_with_its_spread():
 
 
 def test_a_middle_half_that_reaches_one_is_no_measurable_difference():
-    assert timing.paired([1.0, 1.0, 1.0], [1.0, 0.5, 0.5]).verdict == "no measurable difference"
+    result = timing.paired([1.0, 1.0, 1.2, 1.3], [1.0] * 4)
+    assert result.low == 1.0 and result.verdict == "no measurable difference"
 
 
 def test_paired_times_need_equal_counts():
@@ -122,3 +123,20 @@ def test_alternate_reverses_the_order_each_round_after_an_untimed_warmup():
                              repeats=3, warmup=1)
     assert calls == ["a", "b", "a", "b", "b", "a", "a", "b"]
     assert [len(v) for v in times.values()] == [3, 3]
+
+
+def test_step_clock_times_the_steps_after_the_first_and_their_median():
+    clock = timing.StepClock()
+    for pause in (0.05, 0.01, 0.01, 0.03):
+        time.sleep(pause)
+        clock.tick()
+    wall, cpu = clock.steady()
+    assert 0.045 <= wall < 0.2 and cpu >= 0
+    assert 0.009 <= clock.median_step() < 0.03  # the 30 ms step does not move the median
+
+
+def test_step_clock_refuses_a_block_of_one_step():
+    clock = timing.StepClock()
+    clock.tick()
+    with pytest.raises(ValueError, match="at least 2 steps"):
+        clock.steady()

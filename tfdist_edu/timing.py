@@ -64,6 +64,11 @@ class RunTiming:
     # Times of the equal-sized blocks of steps a run was split into (the tour alternates arms
     # block by block), when it was.
     block_seconds: list = dataclasses.field(default_factory=list)
+    # This process's CPU time (all threads) in each of those blocks, beside the wall time, and
+    # the whole call's wall time when block_seconds times only its steady steps (StepClock).
+    block_cpu_seconds: list = dataclasses.field(default_factory=list)
+    block_call_seconds: list = dataclasses.field(default_factory=list)
+    block_wall_seconds: list = dataclasses.field(default_factory=list)
 
     @property
     def first_epoch_s(self):
@@ -128,6 +133,41 @@ class TimingCallback(keras.callbacks.Callback):
         self.run.steps_per_epoch = self.params.get("steps") or self.run.steps_per_epoch
         for key, value in (logs or {}).items():
             self.run.history.setdefault(key, []).append(float(value))
+
+
+class StepClock(keras.callbacks.Callback):
+    """Wall and CPU clocks read at the end of every training step: the steady steps of a block.
+
+    A Keras callback for ``fit`` (``on_train_batch_end``), or call ``tick()`` after each step of
+    a custom loop. ``steady()`` returns (wall s, CPU s) from the end of the first step to the
+    end of the last: the steps themselves, without starting and stopping the input iterator
+    (a new distributed iterator can take up to seconds to start and to shut down) or the
+    first step's tracing.
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.ticks = []
+
+    def tick(self):
+        self.ticks.append((time.perf_counter(), time.process_time()))
+
+    def on_train_batch_end(self, batch, logs=None):
+        self.tick()
+
+    def steady(self):
+        if len(self.ticks) < 2:
+            raise ValueError("a block needs at least 2 steps to time its steady steps")
+        (wall0, cpu0), (wall1, cpu1) = self.ticks[0], self.ticks[-1]
+        return wall1 - wall0, cpu1 - cpu0
+
+    def median_step(self):
+        """The median wall time of one step after the first: the typical step, which a step
+        held up by something outside the training (another process, the OS) does not move."""
+        walls = [b[0] - a[0] for a, b in zip(self.ticks, self.ticks[1:])]
+        if not walls:
+            raise ValueError("a block needs at least 2 steps to time its steady steps")
+        return statistics.median(walls)
 
 
 @contextlib.contextmanager

@@ -50,7 +50,9 @@ class CustomLoop:
                 "val_accuracy": keras.metrics.SparseCategoricalAccuracy(name="val_accuracy"),
             }
         self._train_epoch = tf.function(self._epoch_of(self._train_step))
-        self._train_batch = tf.function(self._distributed(self._train_step))
+        # One distributed step on a global batch (from a distributed dataset): the step a
+        # loop calls once per batch; returns the summed replica losses.
+        self.train_batch = tf.function(self._distributed(self._train_step))
         self._test_epoch = tf.function(self._epoch_of(self._test_step))
 
     def _train_step(self, images, labels):
@@ -130,7 +132,7 @@ class CustomLoop:
     def _train_steps(self, dist_train, bar):
         steps = 0
         for images, labels in dist_train:
-            self._train_batch(images, labels)
+            self.train_batch(images, labels)
             steps += 1
             if bar is not None:
                 bar.update(steps)

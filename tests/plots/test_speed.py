@@ -4,7 +4,7 @@ import matplotlib.colors
 import pytest
 
 from figure_checks import HARDWARE, all_text, saved
-from tfdist_edu import plots
+from tfdist_edu import plots, timing
 
 
 def test_epoch_time_bars_are_first_and_steady_epochs_in_each_runs_colour(runs, tmp_path):
@@ -43,3 +43,14 @@ def test_timing_figures_refuse_an_empty_run_list_and_an_unknown_axis(runs):
         plots.plot_throughput(runs, against="epochs")
     with pytest.raises(ValueError, match="baseline"):
         plots.plot_scaling_efficiency(runs, baseline="tpu run")
+
+
+def test_block_times_figure_draws_every_steady_block_of_every_run(tmp_path):
+    runs = [timing.RunTiming(name=n, replicas=r, global_batch=128, hardware=HARDWARE, data="synthetic",
+                             block_seconds=[5.0] + blocks)
+            for n, r, blocks in (("default fit", 1, [1.0, 1.1, 0.9]), ("mirrored fit", 2, [2.0, 2.2]))]
+    fig = plots.plot_block_times(runs)
+    points = sorted(round(y, 6) for c in fig.axes[0].collections for _, y in c.get_offsets())
+    assert points == [0.9, 1.0, 1.1, 2.0, 2.2]  # the first block (tracing) is left out
+    assert "default fit: 3 blocks, median 1.00 s, middle half 0.95-1.05 s (10% of the median)" in plots.alt_text(fig)
+    saved(fig, tmp_path)

@@ -5,9 +5,11 @@ from tfdist_edu.tour import reading
 SIMULATED = "2 logical CPU devices simulated on one CPU"
 
 
-def _run(name, blocks, replicas=1, acc=0.9):
+def _run(name, blocks, replicas=1, acc=0.9, calls=None):
     return timing.RunTiming(name=name, replicas=replicas, global_batch=128, jit_compile=False,
-                            block_seconds=list(blocks), history={"val_accuracy": [acc]})
+                            block_seconds=list(blocks), history={"val_accuracy": [acc]},
+                            block_call_seconds=list(calls or blocks),
+                            block_wall_seconds=list(blocks), block_cpu_seconds=[1.8 * b for b in blocks])
 
 
 def _runs(default_fit, mirrored_fit, loops=(2.0,) * 8):
@@ -27,7 +29,7 @@ def test_a_consistent_gap_is_reported_with_its_spread():
                            SIMULATED, 0.0)
     assert ("Mirrored vs default with fit: mirrored slower, at 0.50x the default's throughput "
             "(median 0.50x; middle half of 7 paired blocks 0.49x-0.51x)") in text
-    assert "share" not in text and "logical devices on one processor" in text
+    assert "logical devices on one processor: they share the cores" in text
 
 
 def test_the_reading_names_the_common_global_batch_and_jit_compile():
@@ -47,9 +49,18 @@ def test_outlier_blocks_flag_a_disturbed_run():
     assert "1 steady block(s) took over 1.5x their arm's median block" in text
 
 
-def test_a_quiet_run_attributes_the_first_blocks_extra_time_to_tracing():
-    text = reading.reading(_runs([6.0] + [1.0] * 7, [3] + [1.0] * 7), SIMULATED, 0.0)
-    assert "The first block of default fit took 6.0 s against a median of 1.0 s" in text
+def test_a_quiet_run_attributes_the_first_calls_extra_time_to_tracing():
+    runs = _runs([1.0] * 8, [1.0] * 8)
+    runs[0].block_call_seconds = [6.0] + [1.1] * 7
+    text = reading.reading(runs, SIMULATED, 0.0)
+    assert "The first block of default fit took 6.0 s from call to return against a median of 1.1 s" in text
+    assert "spans at most 0% of the median" in text and "kept 1.8-1.8 cores busy" in text
+
+
+def test_steady_blocks_that_spread_over_a_tenth_of_their_median_flag_the_run():
+    spread_out = [3, 1.0, 1.3, 1.0, 1.3, 1.0, 1.3, 1.0, 1.3]
+    text = reading.reading(_runs(spread_out, [3] + [1.0] * 8, loops=(2.0,) * 9), SIMULATED, 0.0)
+    assert "the middle half of the steady blocks spanned over 10% of their median (default fit 26%)" in text
 
 
 def test_the_first_round_is_left_out_of_the_paired_ratios():

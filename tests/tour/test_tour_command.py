@@ -37,7 +37,7 @@ def test_tour_writes_a_labelled_report_offline(tmp_path):
     assert {r["jit_compile"] for r in results["runs"]} == {False}
     assert {len(r["block_seconds"]) for r in results["runs"]} == {tour.BLOCKS_PER_EPOCH}
     assert "round 4/4" in result.stdout and "paired blocks" in results["reading"]
-    for name in ("report.md", "report.html", "epoch_times.png", "training_curves.png"):
+    for name in ("report.md", "report.html", "block_times.png", "training_curves.png"):
         assert (out / name).stat().st_size > 1000
     assert results["reading"] in (out / "report.md").read_text()
 
@@ -91,3 +91,21 @@ def test_doctor_reports_hardware_and_data_sources():
     result = _cli("doctor", env={"TFDIST_EDU_DATA": "synthetic"})
     assert result.returncode == 0, result.stderr[-2000:]
     assert "CPU" in result.stdout and "fashion_mnist" in result.stdout
+
+
+@pytest.mark.slow
+def test_a_competing_cpu_load_flags_the_tour_as_disturbed(tmp_path):
+    # Two busy processes on a 2-core machine: the tour must say its numbers are not to be read.
+    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(os.cpu_count() or 2)]
+    try:
+        out = tmp_path / "report"
+        result = _cli("tour", "--epochs", "1", "--batch", "64", "--out", str(out),
+                      env={"TFDIST_EDU_DATA": "synthetic", "TFDIST_EDU_FAST": "1"})
+    finally:
+        for spinner in spinners:
+            spinner.kill()
+            spinner.wait()
+    assert result.returncode == 0, result.stderr[-3000:]
+    reading = json.loads((out / "results.json").read_text())["reading"]
+    assert "This run was disturbed (other processes used" in reading
+    assert "it includes tracing" not in reading

@@ -17,7 +17,7 @@ One concern a file:
 - ``parallelism``: ``plot_data_parallelism``
 - ``replica_loss``: ``plot_loss_scaling``, ``plot_metric_pitfall``
 - ``mixed_precision``: ``plot_loss_scale``
-- ``speed``: ``plot_epoch_times``, ``plot_throughput``, ``plot_scaling_efficiency``
+- ``speed``: ``plot_block_times``, ``plot_epoch_times``, ``plot_throughput``, ``plot_scaling_efficiency``
 - ``curves``: ``plot_training_curves``
 - ``placement``: ``plot_ps_placement``
 """
@@ -28,13 +28,13 @@ from tfdist_edu.plots.mixed_precision import plot_loss_scale
 from tfdist_edu.plots.parallelism import plot_data_parallelism
 from tfdist_edu.plots.placement import plot_ps_placement
 from tfdist_edu.plots.replica_loss import plot_loss_scaling, plot_metric_pitfall
-from tfdist_edu.plots.speed import plot_epoch_times, plot_scaling_efficiency, plot_throughput
+from tfdist_edu.plots.speed import plot_block_times, plot_epoch_times, plot_scaling_efficiency, plot_throughput
 from tfdist_edu.plots.style import REFERENCE, RIGHT, WRONG, color_for
 
 __all__ = [
     "REFERENCE", "RIGHT", "WRONG", "color_for", "alt_text", "set_alt",
     "plot_data_parallelism",
     "plot_loss_scaling", "plot_metric_pitfall", "plot_loss_scale",
-    "plot_epoch_times", "plot_throughput", "plot_scaling_efficiency", "plot_training_curves",
+    "plot_block_times", "plot_epoch_times", "plot_throughput", "plot_scaling_efficiency", "plot_training_curves",
     "plot_ps_placement",
 ]

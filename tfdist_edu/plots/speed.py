@@ -46,6 +46,38 @@ def plot_epoch_times(runs):
                    + " ".join(timing_labels(runs)) + ".")
 
 
+@_figure_function
+def plot_block_times(runs):
+    """Every steady block of every run as a point over a box of their spread, one column per
+    run: what a paired comparison of the runs rests on (the first block, with tracing, left out)."""
+    runs = [r for r in _check_runs(runs) if len(r.block_seconds) > 1]
+    if not runs:
+        raise ValueError("plot_block_times needs runs with at least 2 blocks (block_seconds)")
+    fig, ax = plt.subplots(figsize=(max(8, 2.2 * len(runs)), 5.5))
+    steady = [r.block_seconds[1:] for r in runs]
+    ax.boxplot(steady, positions=range(len(runs)), widths=0.5, showfliers=False,
+               medianprops=dict(color="black", lw=2))
+    jitter = np.random.default_rng(0)
+    for i, (run, times) in enumerate(zip(runs, steady)):
+        ax.scatter(i + jitter.uniform(-0.15, 0.15, len(times)), times, s=36, alpha=0.8,
+                   color=color_for(run.name), zorder=3)
+    ax.set_xticks(range(len(runs)), [f"{textwrap.fill(r.name, 18)}\n{r.replicas} replica(s)"
+                                     for r in runs])
+    ax.set_ylabel("seconds per block (typical step x steps)")
+    ax.set_ylim(bottom=0)
+    ax.set_title("Every steady block of every run")
+    _measured_on(fig, runs)
+    fig.subplots_adjust(bottom=0.25)
+    parts = []
+    for run, times in zip(runs, steady):
+        med = float(np.median(times))
+        q1, q3 = np.percentile(times, [25, 75])
+        parts.append(f"{run.name}: {len(times)} blocks, median {med:.2f} s, middle half "
+                     f"{q1:.2f}-{q3:.2f} s ({(q3 - q1) / med:.0%} of the median)")
+    return set_alt(fig, "Steady block times per run, each block a point over a box of the middle "
+                   "half: " + "; ".join(parts) + ". " + " ".join(timing_labels(runs)) + ".")
+
+
 _AGAINST = {"replicas": "number of replicas", "global_batch": "global batch size"}
 
 

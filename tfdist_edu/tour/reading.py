@@ -10,6 +10,16 @@ import statistics
 
 OUTLIER = 1.5  # a steady block over 1.5x its arm's median block: the machine was disturbed
 BUSY_LOAD = 0.25  # other processes using over a quarter of the cores during the tour
+SPREAD = 0.10  # an arm whose steady blocks' middle half spans over 10% of their median
+
+
+def spread(run):
+    """The interquartile range of a run's steady blocks as a fraction of their median."""
+    steady = run.block_seconds[1:]
+    if len(steady) < 2:
+        return 0.0
+    low, median, high = statistics.quantiles(steady, n=4, method="inclusive")
+    return (high - low) / median
 
 
 def paired(baseline, other, what):
@@ -39,6 +49,10 @@ def disturbances(runs, other_load, cores=None):
                for r in runs if len(r.block_seconds) > 2 for t in r.block_seconds[1:])
     if slow:
         found.append(f"{slow} steady block(s) took over {OUTLIER}x their arm's median block")
+    wide = [f"{r.name} {spread(r):.0%}" for r in runs if spread(r) > SPREAD]
+    if wide:
+        found.append(f"the middle half of the steady blocks spanned over {SPREAD:.0%} of their "
+                     "median (" + ", ".join(wide) + ")")
     return found
 
 
@@ -48,7 +62,9 @@ def reading(runs, device_note, other_load):
     mirrored = by_name["mirrored fit"]
     lines = [f"All four runs trained the same model at global batch {mirrored.global_batch} "
              f"with jit_compile={mirrored.jit_compile}; MirroredStrategy used {mirrored.replicas} "
-             f"replicas ({device_note}). The arms ran alternately, block by block."]
+             f"replicas ({device_note}). The arms ran alternately, block by block, on the same "
+             "batches; a block's time is its typical (median) step times its steps, so a step "
+             "held up by something outside the training moves no block."]
     for method in ("fit", "custom loop"):
         lines.append(verdict(paired(by_name[f"default {method}"], by_name[f"mirrored {method}"],
                                     f"Mirrored vs default with {method}")))
@@ -58,13 +74,23 @@ def reading(runs, device_note, other_load):
                      "with care and run the tour again on a quiet machine; the first blocks' "
                      "extra time cannot be read as tracing alone.")
     else:
-        first = max(runs, key=lambda r: r.block_seconds[0] - statistics.median(r.block_seconds))
-        lines.append(f"The first block of {first.name} took {first.block_seconds[0]:.1f} s against a "
-                     f"median of {statistics.median(first.block_seconds):.1f} s: it includes "
-                     "tracing the training step into a graph.")
+        widest = max(runs, key=spread)
+        lines.append(f"Each arm's steady blocks repeated closely: their middle half spans at most "
+                     f"{spread(widest):.0%} of the median ({widest.name}).")
+        calls = [r for r in runs if len(r.block_call_seconds) > 1]
+        if calls:
+            first = max(calls, key=lambda r: r.block_call_seconds[0] - statistics.median(r.block_call_seconds))
+            lines.append(f"The first block of {first.name} took {first.block_call_seconds[0]:.1f} s "
+                         f"from call to return against a median of "
+                         f"{statistics.median(first.block_call_seconds):.1f} s: it includes tracing "
+                         "the training step into a graph.")
     if "simulated" in device_note:
-        lines.append("The replicas are logical devices on one processor, so they cannot compute "
-                     "in parallel, while every mirrored step still splits the batch and "
+        busy = [sum(r.block_cpu_seconds[1:]) / sum(r.block_wall_seconds[1:])
+                for r in runs if r.replicas == 1 and len(r.block_wall_seconds) > 1]
+        kept = f" (a one-replica step kept {min(busy):.1f}-{max(busy):.1f} cores busy)" if busy else ""
+        lines.append("The replicas are logical devices on one processor: they share the cores "
+                     f"that one replica's step already uses{kept}, so splitting the batch adds "
+                     "no compute, while every mirrored step still splits the batch and "
                      "all-reduces the gradients.")
     lines.append("Validation accuracy after the last epoch: " + ", ".join(
         f"{r.final('val_accuracy'):.1%} ({r.name})" for r in runs) + ".")
