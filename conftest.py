@@ -2,7 +2,8 @@
 
 TensorFlow's stderr chatter is not compared. With ``TFDIST_EDU_EXECUTED_DIR`` set, every
 notebook nbval runs is also written there with the outputs of that run, so the site build
-shows what CI executed instead of running the lessons a second time.
+shows what CI executed instead of running the lessons a second time, with how much CPU other
+processes used while it ran (``metadata.tfdist_edu.run.other_cores``).
 """
 
 import os
@@ -16,6 +17,7 @@ collect_ignore = ["tests/instructor/grading_fixtures"]
 
 EXECUTED_DIR = os.environ.get("TFDIST_EDU_EXECUTED_DIR")
 _executed = {}  # notebook path -> its nbformat node, outputs filled in as cells run
+_others = {}  # notebook path -> OtherLoad: other processes' CPU while its cells ran
 
 
 def pytest_collectstart(collector):
@@ -26,7 +28,14 @@ def pytest_collectstart(collector):
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_call(item):
     start = time.perf_counter()
+    load = None
+    if EXECUTED_DIR and str(item.fspath).endswith(".ipynb"):
+        from tfdist_edu.tour.others import OtherLoad
+
+        load = _others.setdefault(Path(str(item.parent.fspath)), OtherLoad()).start()
     yield
+    if load is not None:
+        load.stop()
     outputs = getattr(item, "test_outputs", None)  # set by nbval once the cell has run
     if EXECUTED_DIR and outputs is not None:
         item.cell.outputs = outputs
@@ -46,7 +55,11 @@ def pytest_sessionfinish(session):
     root = Path(str(session.config.rootpath))
     run = {"fast_mode": settings.fast_mode(), "data": os.environ.get("TFDIST_EDU_DATA", "auto")}
     for path, nb in _executed.items():
-        nb.metadata.setdefault("tfdist_edu", {})["run"] = run
+        # Other processes' average CPU use (in cores) while this notebook's cells ran, measured
+        # as the tour measures it: `make outputs` refuses a run that was not quiet.
+        others = round(_others[path].cores(), 3) if path in _others else None
+        nb.metadata.setdefault("tfdist_edu", {})["run"] = {**run, "other_cores": others,
+                                                           "cores": os.cpu_count()}
         target = Path(EXECUTED_DIR) / path.relative_to(root)
         target.parent.mkdir(parents=True, exist_ok=True)
         nbformat.write(nb, target)

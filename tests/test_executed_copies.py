@@ -25,3 +25,19 @@ def test_nbval_run_leaves_an_executed_copy_with_the_outputs_of_that_run(tmp_path
     copy = nbformat.read(executed / "notebooks" / "tiny.ipynb", as_version=4)
     assert copy.cells[1].outputs[0]["text"] == "42\n"
     assert not nbformat.read(notebooks / "tiny.ipynb", as_version=4).cells[1].outputs  # source untouched
+
+
+def test_the_executed_copy_records_how_busy_other_processes_kept_the_cpu(tmp_path):
+    notebooks = tmp_path / "notebooks"
+    notebooks.mkdir()
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("import time; time.sleep(0.5)")])
+    nbformat.write(nb, notebooks / "quiet.ipynb")
+    (tmp_path / "conftest.py").write_text((ROOT / "conftest.py").read_text())
+    executed = tmp_path / "executed"
+    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "--nbval-lax", "-p", "no:cacheprovider",
+                             "notebooks/quiet.ipynb"], cwd=tmp_path, capture_output=True, text=True,
+                            timeout=300, env={**os.environ, "TFDIST_EDU_EXECUTED_DIR": str(executed)})
+    assert result.returncode == 0, result.stdout[-2000:]
+    run = nbformat.read(executed / "notebooks" / "quiet.ipynb", as_version=4).metadata["tfdist_edu"]["run"]
+    assert run["cores"] == os.cpu_count() and isinstance(run["other_cores"], float)
+    assert run["other_cores"] >= 0.0

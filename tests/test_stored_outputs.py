@@ -61,14 +61,14 @@ def test_editing_prose_alone_keeps_the_stored_outputs_valid():
     assert outputs.stale_reason(nb) is None
 
 
-def _stage(tmp_path, lesson_code, run_code, fast_mode=False, outputs_of_run=()):
+def _stage(tmp_path, lesson_code, run_code, fast_mode=False, outputs_of_run=(), other_cores=0.05):
     """A lesson folder and an executed copy of it; returns the lessons folder."""
     lessons, executed = tmp_path / "notebooks", tmp_path / "executed" / "notebooks"
     lessons.mkdir()
     executed.mkdir(parents=True)
     nbformat.write(_lesson(lesson_code), lessons / "00_a.ipynb")
     run = _lesson(run_code)
-    run.metadata["tfdist_edu"]["run"] = {"fast_mode": fast_mode}
+    run.metadata["tfdist_edu"]["run"] = {"fast_mode": fast_mode, "other_cores": other_cores}
     run.cells[1].outputs = list(outputs_of_run)
     run.cells[1].metadata["tfdist_edu"] = {"seconds": 3.5}
     nbformat.write(run, executed / "00_a.ipynb")
@@ -79,14 +79,14 @@ def test_storing_refuses_an_executed_copy_of_other_code_before_writing_anything(
     lessons = _stage(tmp_path, "print(1)", "print(2)")
     before = (lessons / "00_a.ipynb").read_text()
     with pytest.raises(ValueError, match="ran different code"):
-        outputs.store(tmp_path / "executed", lessons)
+        outputs.store(tmp_path / "executed", lessons, claims=_claims(tmp_path))
     assert (lessons / "00_a.ipynb").read_text() == before
 
 
 def test_storing_refuses_a_fast_mode_run(tmp_path):
     lessons = _stage(tmp_path, "print(1)", "print(1)", fast_mode=True)
     with pytest.raises(ValueError, match="fast mode"):
-        outputs.store(tmp_path / "executed", lessons)
+        outputs.store(tmp_path / "executed", lessons, claims=_claims(tmp_path))
 
 
 def test_storing_copies_text_and_figures_and_drops_stderr_and_widgets(tmp_path):
@@ -95,7 +95,7 @@ def test_storing_copies_text_and_figures_and_drops_stderr_and_widgets(tmp_path):
         nbformat.v4.new_output("stream", name="stderr", text="W0000 tensorflow chatter\n"),
         nbformat.v4.new_output("display_data", data={outputs.WIDGET: {"model_id": "x"},
                                                      "text/plain": "Slider"})])
-    outputs.store(tmp_path / "executed", lessons)
+    outputs.store(tmp_path / "executed", lessons, claims=_claims(tmp_path))
     stored = nbformat.read(lessons / "00_a.ipynb", as_version=4)
     kinds = [(out.output_type, out.get("name")) for out in stored.cells[1].outputs]
     assert kinds == [("stream", "stdout"), ("display_data", None)]
@@ -104,6 +104,39 @@ def test_storing_copies_text_and_figures_and_drops_stderr_and_widgets(tmp_path):
     assert meta["data"] == "Fashion-MNIST: real (IDX files)" and meta["compute_seconds"] == 4
     assert outputs.stale_reason(stored) is None
     assert "**Outputs shown**" in stored.cells[0].source
+    assert "other processes used 0.05 of a core on average while it ran" in stored.cells[0].source
+
+
+def _claims(tmp_path, claim="assert True"):
+    """A claims folder of one test that reads the executed copy, as tests/claims/ does."""
+    folder = tmp_path / "claims"
+    folder.mkdir(exist_ok=True)
+    (folder / "test_lesson00_a.py").write_text(
+        "import os, nbformat\n"
+        "def test_the_lesson_printed_what_its_prose_says():\n"
+        "    nb = nbformat.read(os.path.join(os.environ['TFDIST_EDU_CLAIMS_DIR'], '00_a.ipynb'), 4)\n"
+        "    text = ''.join(o.get('text', '') for o in nb.cells[1].outputs)\n"
+        f"    {claim}\n")
+    return folder
+
+
+def test_storing_refuses_a_run_whose_claims_fail_before_writing_anything(tmp_path):
+    lessons = _stage(tmp_path, "print(41)", "print(41)", outputs_of_run=[
+        nbformat.v4.new_output("stream", name="stdout", text="41\n")])
+    before = (lessons / "00_a.ipynb").read_text()
+    with pytest.raises(ValueError, match="claims fail on this run:\nFAILED .*test_the_lesson_printed_what_its_prose_says"):
+        outputs.store(tmp_path / "executed", lessons, claims=_claims(tmp_path, "assert '42' in text"))
+    assert (lessons / "00_a.ipynb").read_text() == before
+
+
+@pytest.mark.parametrize("cores, message", [(0.9, "00_a.ipynb: other processes used 0.90 cores"),
+                                            (None, "00_a.ipynb: the run records no load")])
+def test_storing_refuses_a_run_made_on_a_busy_machine_before_writing_anything(tmp_path, cores, message):
+    lessons = _stage(tmp_path, "print(1)", "print(1)", other_cores=cores)
+    before = (lessons / "00_a.ipynb").read_text()
+    with pytest.raises(ValueError, match=f"busy machine .*{message}"):
+        outputs.store(tmp_path / "executed", lessons, claims=_claims(tmp_path))
+    assert (lessons / "00_a.ipynb").read_text() == before
 
 
 def test_the_time_line_adds_reading_at_the_stated_pace_to_the_measured_compute():

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import nbformat
 
-from tfdist_instructor import REPO_ROOT
+from tfdist_instructor import REPO_ROOT, run_checks
 from tfdist_instructor.lesson_time import rewrite_time_line
 from tfdist_instructor.machine import describe as describe_machine
 
@@ -43,11 +43,16 @@ def stale_reason(nb):
     return None
 
 
-def store(executed="build/executed", notebooks=None):
-    """Copy every executed lesson's outputs into its notebook; return {name: bytes written}."""
+def store(executed="build/executed", notebooks=None, claims=None):
+    """Copy every executed lesson's outputs into its notebook; return {name: bytes written}.
+
+    Refuses, before writing anything, a run made on a busy machine or one that fails the
+    claims tests (``claims``: their folder, default tests/claims)."""
     notebooks = Path(notebooks or REPO_ROOT / "notebooks")
     lessons = sorted(notebooks.glob("[0-9][0-9]_*.ipynb"))
     pairs = [(path, _executed_copy(Path(executed), path)) for path in lessons]
+    run_checks.check_quiet([(path.name, run) for path, run in pairs])
+    run_checks.check_claims(executed, claims)
     machine, date = describe_machine(), datetime.date.today().isoformat()
     written = {}
     for path, run in pairs:  # every copy is checked above before any lesson is written
@@ -63,7 +68,7 @@ def store(executed="build/executed", notebooks=None):
         nb.metadata.setdefault("tfdist_edu", {})["stored_outputs"] = {
             "code_sha256": code_hash(nb), "date": date, "machine": machine,
             "compute_seconds": round(seconds), "data": data or "no dataset"}
-        _label(nb, machine, date, data)
+        _label(nb, machine, date, data, run_checks.other_cores(run))
         rewrite_time_line(nb, seconds, machine)
         nbformat.write(nb, path)
         written[path.name] = path.stat().st_size
@@ -130,9 +135,11 @@ def _text(nb):
                    for out in cell.outputs if out.output_type == "stream")
 
 
-def _label(nb, machine, date, data):
+def _label(nb, machine, date, data, others=None):
     """Say in the lesson's first cell where the stored outputs come from."""
-    line = (f"{LABEL_PREFIX}: one normal-mode run on {machine}, {date}; data: "
+    quiet = "" if others is None else (f"; other processes used {others:.2f} of a core on "
+                                       "average while it ran")
+    line = (f"{LABEL_PREFIX}: one normal-mode run on {machine}, {date}{quiet}; data: "
             f"{data or 'none'}. Running the lesson replaces them with your own.")
     first = nb.cells[0]
     kept = [text for text in first.source.split("\n") if not text.startswith(LABEL_PREFIX)]

@@ -1,9 +1,10 @@
-"""How busy other processes kept the CPU while the tour trained, in cores.
+"""How busy other processes kept the CPU while the tour (or a lesson run) worked, in cores.
 
 The 1-minute load average cannot tell: right after `make demo` installs the course it still
-counts pip. On Linux, /proc/stat gives the machine's busy CPU time; this process's own (and its
-children's) CPU time is subtracted, and the rest, divided by the wall time, is what others used.
-Elsewhere the load average is the fallback.
+counts pip. On Linux, /proc/stat gives the machine's busy CPU time; the CPU time of this
+process and of every process it started (live ones read from /proc, finished ones from the
+times their parents collected) is subtracted, and the rest, divided by the wall time, is what
+others used. Elsewhere the load average is the fallback.
 """
 
 import os
@@ -17,25 +18,61 @@ def _machine_busy_s():
     return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
-def _own_s():
-    t = os.times()
-    return t.user + t.system + t.children_user + t.children_system
+def _tree_s(root=None):
+    """CPU seconds of process ``root`` (default: this one) and all its live descendants,
+    each with the time of the children it has waited for."""
+    root = root or os.getpid()
+    stats = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # it ended while we looked
+            stats[int(entry)] = (int(fields[1]), sum(int(v) for v in fields[11:15]))
+    children = {}
+    for pid, (ppid, _) in stats.items():
+        children.setdefault(ppid, []).append(pid)
+    total, todo = 0, [root]
+    while todo:
+        pid = todo.pop()
+        total += stats.get(pid, (0, 0))[1]
+        todo += children.get(pid, [])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 class OtherLoad:
-    """``start()`` before the work, ``cores()`` after it: others' average use in cores."""
+    """``start()`` before the work, ``cores()`` after it: others' average use in cores.
+
+    ``add(other)`` sums several measured stretches (e.g. the cells of one notebook).
+    """
+
+    def __init__(self):
+        self.others_s, self.wall_s, self._busy, self._wall = 0.0, 0.0, None, None
 
     def start(self):
         self._wall = time.monotonic()
         try:
-            self._busy, self._own = _machine_busy_s(), _own_s()
+            self._busy, self._own = _machine_busy_s(), _tree_s()
         except (OSError, ValueError, IndexError):
             self._busy = None
         return self
 
-    def cores(self):
-        if self._busy is None:
-            return os.getloadavg()[0]
+    def stop(self):
+        """End the stretch started by ``start()``; return others' cores over it."""
         wall = max(time.monotonic() - self._wall, 1e-6)
-        others = (_machine_busy_s() - self._busy) - (_own_s() - self._own)
-        return max(others, 0.0) / wall
+        if self._busy is None:
+            others = os.getloadavg()[0] * wall
+        else:
+            others = max((_machine_busy_s() - self._busy) - (_tree_s() - self._own), 0.0)
+        self.others_s += others
+        self.wall_s += wall
+        self._wall = None
+        return others / wall
+
+    def cores(self):
+        """Others' average cores over every stretch so far (stopping a running one)."""
+        if self._wall is not None:
+            self.stop()
+        return self.others_s / self.wall_s if self.wall_s else 0.0
