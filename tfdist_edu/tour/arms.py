@@ -29,7 +29,10 @@ class Arm:
             data=course.label, jit_compile=JIT_COMPILE, examples_per_epoch=0)
         # Endless, shuffled, uncached: each block takes the next `steps` batches of a fresh pass.
         self.train = data.batches(course.train, global_batch, cache=False, repeat=True)
-        self.test = data.batches(course.test, global_batch, shuffle=False)
+        # Uncached too: under a strategy Keras's evaluate first reads one batch to build the
+        # model and drops that iterator, and a cache left half-read is discarded with the
+        # warning "The calling iterator did not fully read the dataset being cached".
+        self.test = data.batches(course.test, global_batch, shuffle=False, cache=False)
         keras.utils.set_random_seed(0)
         with self.strategy.scope():
             self.model = models.for_data(course)
