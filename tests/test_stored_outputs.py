@@ -146,3 +146,66 @@ def test_the_time_line_adds_reading_at_the_stated_pace_to_the_measured_compute()
     assert "Time: about 15 minutes: 3 to read" in nb.cells[0].source
     assert "10 of computing, measured in normal mode on 2 CPU cores." in nb.cells[0].source
     assert "99 minutes" not in nb.cells[0].source
+
+
+def test_storing_drops_the_lines_tensorflow_printed_into_stdout_and_keeps_the_lessons(tmp_path):
+    lessons = _stage(tmp_path, "print(42)", "print(42)", outputs_of_run=[
+        nbformat.v4.new_output("stream", name="stdout", text=(
+            "INFO:tensorflow:Using MirroredStrategy with devices ('/job:localhost/replica:0/task:0/device:CPU:0',)\n"
+            "[worker 0] E0000 00:00:1795604735.703690   23710 ring_alg.cc:291] Aborting RingReduce\n"
+            "42\n")),
+        nbformat.v4.new_output("stream", name="stdout", text="WARNING:absl:Variant folder x has no dataset_info.json\n")])
+    outputs.store(tmp_path / "executed", lessons)
+    stored = nbformat.read(lessons / "00_a.ipynb", as_version=4).cells[1].outputs
+    assert [out.text for out in stored] == ["42\n"]
+
+
+def test_storing_refuses_a_temporary_path_naming_lesson_and_cell_before_writing_anything(tmp_path):
+    lessons = _stage(tmp_path, "print(1)", "print(1)", outputs_of_run=[
+        nbformat.v4.new_output("stream", name="stdout", text="scripts go to /tmp/lesson8-1yf9q2vs\n")])
+    before = (lessons / "00_a.ipynb").read_text()
+    with pytest.raises(ValueError, match=r"00_a.ipynb cell 1: temporary path"):
+        outputs.store(tmp_path / "executed", lessons)
+    assert (lessons / "00_a.ipynb").read_text() == before
+
+
+def test_storing_drops_the_repr_a_widget_leaves_when_its_state_is_dropped(tmp_path):
+    lessons = _stage(tmp_path, "w", "w", outputs_of_run=[nbformat.v4.new_output(
+        "execute_result", execution_count=1, data={
+            outputs.WIDGET: {"model_id": "x"},
+            "text/plain": "VBox(children=(FloatLogSlider(value=25.6, description='parameters (M)'"})])
+    outputs.store(tmp_path / "executed", lessons)
+    assert nbformat.read(lessons / "00_a.ipynb", as_version=4).cells[1].outputs == []
+
+
+def test_a_stored_figures_html_holds_the_same_recompressed_png_and_its_alt(tmp_path):
+    import base64
+    import io
+
+    import matplotlib.pyplot as plt
+
+    from tfdist_edu.figure_html import figure_html, parse_figure_html
+
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.imshow([[i * j % 7 for i in range(200)] for j in range(200)])
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png")
+    plt.close(fig)
+    png = base64.b64encode(buffer.getvalue()).decode()
+    lessons = _stage(tmp_path, "fig", "fig", outputs_of_run=[nbformat.v4.new_output(
+        "execute_result", execution_count=1, metadata={"image/png": {"alt": 'a "striped" image'}},
+        data={"image/png": png, "text/html": figure_html(png, 'a "striped" image'),
+              "text/plain": 'a "striped" image'})])
+    outputs.store(tmp_path / "executed", lessons)
+    data = nbformat.read(lessons / "00_a.ipynb", as_version=4).cells[1].outputs[0].data
+    assert len(data["image/png"]) < len(png), "the PNG was re-compressed"
+    assert parse_figure_html(data["text/html"]) == ('a "striped" image', data["image/png"])
+
+
+def test_storing_keeps_the_text_answer_a_course_widget_gives_beside_its_state(tmp_path):
+    lessons = _stage(tmp_path, "explorer", "explorer", outputs_of_run=[nbformat.v4.new_output(
+        "execute_result", execution_count=1, data={
+            outputs.WIDGET: {"model_id": "x"}, "text/plain": "speed-up 3.68x, efficiency 92%"})])
+    outputs.store(tmp_path / "executed", lessons)
+    stored = nbformat.read(lessons / "00_a.ipynb", as_version=4).cells[1].outputs
+    assert [out.data for out in stored] == [{"text/plain": "speed-up 3.68x, efficiency 92%"}]

@@ -53,3 +53,34 @@ def test_log_filter_hides_tensorflow_start_up_noise_but_keeps_errors_and_prints(
         "E0000 00:00:17.2   11 grpc_server_lib.cc:618] UNKNOWN: Could not start gRPC server"
     )
     assert not supervisor.is_log_noise("epoch 1/3: loss 1.49")
+
+
+# What a worker of lesson 7 printed when its peer was killed on purpose (07[51] before the filter).
+PEER_KILLED = [
+    "E0000 00:00:1795604735.703690   23710 ring_alg.cc:291] Aborting RingReduce with UNAVAILABLE: "
+    "recvmsg:Connection reset by peer",
+    "Additional GRPC error information from remote target /job:worker/replica:0/task:1 while "
+    "calling /tensorflow.WorkerService/RecvBuf:",
+    ':UNKNOWN:Error received from peer  {grpc_message:"recvmsg:Connection reset by peer", grpc_status:14}',
+    "E0000 00:00:1795604735.703753   23710 base_collective_executor.cc:252] "
+    "BaseCollectiveExecutor::StartAbort UNAVAILABLE: recvmsg:Connection reset by peer",
+]
+
+
+def test_the_errors_grpc_prints_when_a_peer_goes_away_are_not_streamed():
+    assert all(supervisor.is_log_noise(line) for line in PEER_KILLED)
+
+
+def test_a_failed_worker_is_reported_with_its_full_log_the_hidden_lines_included():
+    script = "import sys\n" + "".join(f"print({line!r})\n" for line in PEER_KILLED) + "sys.exit(3)\n"
+    with supervisor.Supervisor(deadline_s=60, echo=False) as sup:
+        sup.start("worker 0", [sys.executable, "-c", script])
+        try:
+            sup.wait()
+        except supervisor.WorkerFailed as failure:
+            message = str(failure)
+        else:
+            raise AssertionError("the worker's exit status 3 was not reported")
+    assert "exited with status 3" in message and "Aborting RingReduce" in message
+    assert "Error received from peer" in message
+    assert not sup.children["worker 0"].lines, "nothing of it was streamed"

@@ -8,26 +8,31 @@ Importing the package does not import TensorFlow; each module imports what it ne
 __version__ = "0.1.0"
 
 
-def _figures_with_words():
-    """In a notebook, display every matplotlib figure with its alt text (tfdist_edu.plots.alt).
-
-    Registered by name, so neither matplotlib nor TensorFlow is imported here; outside IPython
-    this does nothing.
-    """
+def _in_a_notebook():
+    """In IPython: TensorFlow's INFO lines stay out of the output (tfdist_edu.quiet) and every
+    matplotlib figure is shown with its alt text (_figures_with_words)."""
     import sys
 
-    if "IPython" not in sys.modules:
+    shell = sys.modules["IPython"].get_ipython() if "IPython" in sys.modules else None
+    if shell is None:
         return
-    shell = sys.modules["IPython"].get_ipython()
-    if shell is not None:
-        shell.display_formatter.mimebundle_formatter.for_type_by_name(
-            "matplotlib.figure", "Figure", _display_bundle)
+    from tfdist_edu import quiet
+
+    quiet.in_a_notebook()
+    _figures_with_words(shell)
+
+
+def _figures_with_words(shell):
+    """Display every matplotlib figure with its alt text (tfdist_edu.plots.display). Registered
+    by name, so neither matplotlib nor TensorFlow is imported here."""
+    shell.display_formatter.mimebundle_formatter.for_type_by_name(
+        "matplotlib.figure", "Figure", _display_bundle)
 
 
 def _display_bundle(fig, include=None, exclude=None):
-    from tfdist_edu.plots.alt import display_bundle
+    from tfdist_edu.plots.display import display_bundle
 
     return display_bundle(fig, include, exclude)
 
 
-_figures_with_words()
+_in_a_notebook()

@@ -4,10 +4,14 @@ Subcommands import TensorFlow only when they run, so ``tfdist-edu --help`` answe
 """
 
 import argparse
+import os
 import sys
 
 
 def _doctor(args):
+    from tfdist_edu import quiet
+
+    quiet.import_tensorflow()
     from tfdist_edu import data, hardware
 
     print(hardware.detect())
@@ -20,7 +24,10 @@ def _doctor(args):
 
 
 def _tour(args):
-    from tfdist_edu import tour
+    from tfdist_edu import quiet, tour
+
+    tour.check_arguments(args.epochs, args.replicas, args.batch, args.out)  # before TensorFlow
+    quiet.import_tensorflow()  # its start-up lines stay out of the terminal; errors do not
 
     tour.run_tour(epochs=args.epochs, replicas=args.replicas, dataset=args.dataset,
                   source=args.source, out=args.out, per_replica_batch=args.batch)
@@ -56,6 +63,11 @@ def build_parser():
 
 def main(argv=None):
     args = build_parser().parse_args(argv)
+    # TensorFlow's C++ INFO and WARNING lines are its own business, not the terminal's: a tour
+    # printed "Local rendezvous is aborting with status: OUT_OF_RANGE" at the end of every
+    # block of the custom loop. Errors still show. Set before TensorFlow is imported; a value
+    # the user exported wins.
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     try:
         return args.func(args)
     except (ValueError, RuntimeError, FileNotFoundError) as error:

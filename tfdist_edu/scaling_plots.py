@@ -9,6 +9,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from tfdist_edu import cost_model, widgets
+from tfdist_edu.plots.alt import set_alt
 from tfdist_edu.plots.style import _figure_function, _footnote, _nth_color
 
 PHASE_COLOURS = {"forward": "#4c72b0", "backward": "#55a868", "all-reduce": "#c44e52",
@@ -74,7 +75,7 @@ def plot_prediction(rows, label):
 def plot_timeline(events, label):
     """One traced step: a row per replica, a bar per op, coloured by phase (``trace.Event``s)."""
     replicas = sorted({e.replica for e in events})
-    fig, ax = plt.subplots(figsize=(12, 1.3 * len(replicas) + 2))
+    fig, ax = plt.subplots(figsize=(9.5, 1.3 * len(replicas) + 2))
     for e in events:
         ax.barh(e.replica, max(e.duration_ms, 0.01), left=e.start_ms, height=0.6,
                 color=PHASE_COLOURS[e.phase], edgecolor="none")
@@ -86,14 +87,34 @@ def plot_timeline(events, label):
     ax.legend(ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.25))
     _footnote(fig, [label])
     fig.tight_layout(rect=(0, 0.05, 1, 1))
-    return fig
+    return set_alt(fig, timeline_alt(events, label))
+
+
+def timeline_alt(events, label):
+    """Say what a traced step shows: its length, and each replica's busy time per phase."""
+    if not events:
+        return f"One MirroredStrategy step, traced: no events. {label}"
+    start = min(e.start_ms for e in events)
+    length = max(e.start_ms + e.duration_ms for e in events) - start
+    rows = []
+    for replica in sorted({e.replica for e in events}):
+        mine = [e for e in events if e.replica == replica]
+        busy = {p: sum(e.duration_ms for e in mine if e.phase == p) for p in PHASE_COLOURS}
+        rows.append(f"replica {replica}: " + ", ".join(f"{p} {ms:.1f} ms" for p, ms in busy.items()))
+    reduce_ms = sum(e.duration_ms for e in events if e.phase == "all-reduce")
+    total_ms = sum(e.duration_ms for e in events) or 1.0
+    return (f"One MirroredStrategy step, traced: {len(events)} ops on "
+            f"{len({e.replica for e in events})} replica rows over {length:.1f} ms. Busy time per "
+            f"phase, {'; '.join(rows)}. The all-reduce is {100 * reduce_ms / total_ms:.0f}% of the "
+            f"busy time. {label}")
 
 
 @_figure_function
 def plot_what_if(models, batches, device_counts=(2, 4, 8)):
     """Predicted scaling efficiency against per-device batch; ``models``: ``{title: (StepModel, label)}``."""
-    fig, axes = plt.subplots(1, len(models), figsize=(7 * len(models), 5.5), squeeze=False)
-    for ax, (title, (model, _)) in zip(axes[0], models.items()):
+    # One panel under the other: side by side, three panels made the figure 2,000 px wide.
+    fig, axes = plt.subplots(len(models), 1, figsize=(9, 4.6 * len(models)), squeeze=False)
+    for ax, (title, (model, _)) in zip(axes[:, 0], models.items()):
         for i, n in enumerate(device_counts):
             ax.plot(batches, [model.efficiency(n, b) for b in batches], "-o", color=_nth_color(i),
                     label=f"{n} GPUs")
@@ -103,7 +124,7 @@ def plot_what_if(models, batches, device_counts=(2, 4, 8)):
         ax.set_xticks(batches, [str(b) for b in batches])
         ax.legend()
     _footnote(fig, [label for _, label in models.values()])
-    fig.tight_layout(rect=(0, 0.08, 1, 1))
+    fig.tight_layout(rect=(0, 0.02, 1, 1))
     return fig
 
 

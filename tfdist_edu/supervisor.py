@@ -41,15 +41,24 @@ class PortInUseError(ClusterError):
 
 
 
-# Lines TensorFlow's C++ runtime writes at start-up that tell a student nothing: absl INFO and
-# WARNING lines (TF_CPP_MIN_LOG_LEVEL does not reach those written before absl is initialised),
-# the CPU-feature banner, and CUDA probing on machines without a GPU.
+# Lines TensorFlow's C++ runtime and gRPC write by themselves that tell a student nothing: absl
+# INFO and WARNING lines (TF_CPP_MIN_LOG_LEVEL does not reach those written before absl is
+# initialised), the CPU-feature banner, CUDA probing on machines without a GPU, and the errors a
+# worker logs when a peer goes away (a collective aborted, a connection reset), with the gRPC
+# detail lines that follow them. A worker that fails is reported with its full log, these
+# included (Supervisor._failure); an error such as "Could not start gRPC server" stays visible.
 _ABSL_LINE = re.compile(r"^([IWEF])\d{4} [\d:.]+\s+\d+ (\S+?):\d+\] ")
 _NOISE = re.compile(
     r"All log messages before absl::InitializeLog|To enable the following instructions:|"
     r"rebuild TensorFlow with the appropriate compiler flags|oneDNN custom operations|"
     r"Unable to register cu(DNN|FFT|BLAS) factory|TF-TRT Warning|"
-    r"computation placer already registered"
+    r"computation placer already registered|"
+    r"^Additional GRPC error information from remote target|"
+    r"^:?[A-Z_]*:?Error received from peer"
+)
+_PEER_GONE = re.compile(
+    r"Connection reset by peer|Socket closed|failed to connect to all addresses|"
+    r"Aborting RingReduce|StartAbort|Cancelling all pending|Local rendezvous is aborting"
 )
 
 
@@ -58,7 +67,8 @@ def is_log_noise(line):
     match = _ABSL_LINE.match(line)
     if match:
         level, source = match.groups()
-        return level in "IW" or source.startswith(("cuda", "cudart")) or bool(_NOISE.search(line))
+        return (level in "IW" or source.startswith(("cuda", "cudart")) or bool(_NOISE.search(line))
+                or (level == "E" and bool(_PEER_GONE.search(line))))
     return bool(_NOISE.search(line))
 
 
@@ -118,8 +128,9 @@ class _Child:
     def kill(self):
         kill_group(self.proc)
 
-    def last_lines(self, n=12):
-        return list(self.lines)[-n:] or list(self.full_log)[-n:]
+    def last_lines(self, n=12, full=False):
+        """The last ``n`` streamed lines (all lines, noise included, when ``full``)."""
+        return (list(self.full_log) if full else list(self.lines))[-n:] or list(self.full_log)[-n:]
 
 
 class Supervisor:
@@ -227,7 +238,7 @@ class Supervisor:
 
     def _failure(self, child, code, run):
         how = f"was killed by signal {-code}" if code < 0 else f"exited with status {code}"
-        tail = "\n".join(f"  {line}" for line in child.last_lines())
+        tail = "\n".join(f"  {line}" for line in child.last_lines(16, full=True))
         message = f"{child.name} {how}; the other processes were killed. Its last output:\n{tail}"
         if re.search(
             r"address already in use|could not start grpc server|failed to add port", tail, re.I

@@ -2,9 +2,12 @@
 
 ``make outputs`` (``tfdist-instructor outputs``) copies the outputs of the normal-mode run that
 ``make test`` left in build/executed/ into notebooks/*.ipynb: text, tables and figures (PNGs
-re-compressed, widget state dropped). It refuses an executed copy whose code differs from the
-lesson's, or that ran in fast mode. Each lesson records the hash of its code cells, and
-tests/test_stored_outputs.py fails when a lesson's code changes without a refresh.
+re-compressed, with the HTML ``<img alt=...>`` beside each rebuilt from the smaller PNG; widget
+state dropped, and a widget's repr with it). It drops stderr and the lines TensorFlow, absl and
+gRPC print by themselves into stdout (``noise.NOISE``), and refuses an executed copy whose code
+differs from the lesson's, that ran in fast mode, or whose outputs carry noise only the lesson
+can remove (a temporary path, a widget's repr in text). Each lesson records the hash of its code
+cells, and tests/test_stored_outputs.py fails when a lesson's code changes without a refresh.
 """
 
 import base64
@@ -17,7 +20,7 @@ from pathlib import Path
 
 import nbformat
 
-from tfdist_instructor import REPO_ROOT, run_checks
+from tfdist_instructor import REPO_ROOT, noise, run_checks
 from tfdist_instructor.lesson_time import rewrite_time_line
 from tfdist_instructor.machine import describe as describe_machine
 
@@ -51,6 +54,8 @@ def store(executed="build/executed", notebooks=None, claims=None):
     notebooks = Path(notebooks or REPO_ROOT / "notebooks")
     lessons = sorted(notebooks.glob("[0-9][0-9]_*.ipynb"))
     pairs = [(path, _executed_copy(Path(executed), path)) for path in lessons]
+    for path, run in pairs:
+        _refuse_lesson_noise(path.name, run)
     run_checks.check_quiet([(path.name, run) for path, run in pairs])
     run_checks.check_claims(executed, claims)
     machine, date = describe_machine(), datetime.date.today().isoformat()
@@ -104,19 +109,57 @@ def _executed_copy(executed, lesson):
     return run
 
 
+def _refuse_lesson_noise(name, run):
+    """Raise ValueError naming lesson, cell and pattern for noise only the lesson can remove."""
+    for index, cell in enumerate(run.cells):
+        for output in cell.get("outputs", []):
+            if output.get("output_type") == "stream":
+                text = "" if output.get("name") == "stderr" else noise.strip(output.get("text", ""))
+            elif WIDGET in output.get("data", {}) and _only_a_widget_repr(output["data"]):
+                text = ""  # the repr a widget leaves is dropped with it (_clean)
+            else:
+                text = noise.output_text(output)
+            for found, line in noise.found(text):
+                raise ValueError(f"{name} cell {index}: {found.name} in its output "
+                                 f"({line.strip()[:120]!r}): change the lesson so it does not "
+                                 f"print it, run `make test`, then `make outputs`")
+
+
 def _clean(output):
-    """Drop widget state and stderr noise; re-compress figures. None drops the output."""
+    """Drop stderr, TensorFlow's own lines in stdout and widget state (and the repr a widget
+    leaves); re-compress figures, keeping their HTML the same PNG. None drops the output."""
     output = nbformat.from_dict(output)
-    if output.output_type == "stream" and output.name == "stderr":
-        return None  # TensorFlow's log chatter; the lesson's own messages go to stdout
+    if output.output_type == "stream":
+        if output.name == "stderr":
+            return None  # TensorFlow's log chatter; the lesson's own messages go to stdout
+        output.text = noise.strip(output.text)
+        return output if output.text else None
     data = output.get("data")
     if data is not None:
-        data.pop(WIDGET, None)
+        if data.pop(WIDGET, None) is not None and _only_a_widget_repr(data):
+            return None  # nothing but the widget's repr is left: "VBox(children=(FloatLogSlider(..."
         if "image/png" in data:
             data["image/png"] = _smaller_png(data["image/png"])
+            _same_png_in_html(data)
         if not data:
             return None
     return output
+
+
+def _only_a_widget_repr(data):
+    """True when a widget output's only text is the widget's repr (an Explorer's is its answer)."""
+    kinds = set(data) - {WIDGET}
+    return kinds <= {"text/plain"} and any(n.name == "widget repr" for n, _ in
+                                           noise.found(str(data.get("text/plain", ""))))
+
+
+def _same_png_in_html(data):
+    """Rebuild a figure's ``<img alt=...>`` (tfdist_edu.plots.display) around the stored PNG."""
+    from tfdist_edu.figure_html import figure_html, parse_figure_html
+
+    shown = parse_figure_html(data.get("text/html"))
+    if shown is not None:
+        data["text/html"] = figure_html(data["image/png"], shown[0])
 
 
 def _smaller_png(b64):

@@ -58,3 +58,52 @@ def test_in_a_notebook_every_figure_displays_with_its_alt_text():
     assert len(shown) == 1
     assert "Highest: b at 2.5" in shown[0].metadata["image/png"]["alt"]
     assert shown[0].data["text/plain"] == shown[0].metadata["image/png"]["alt"]
+
+
+def test_a_traced_step_says_each_replicas_busy_time_per_phase_not_its_bars():
+    from tfdist_edu import scaling_plots, trace
+
+    events = [trace.Event(r, phase, "op", start, length) for r in (0, 1)
+              for phase, start, length in (("forward", 0.0, 2.0), ("backward", 2.0, 3.0),
+                                           ("all-reduce", 5.0, 4.0), ("update", 9.0, 1.0))]
+    text = plots.alt_text(scaling_plots.plot_timeline(events, "2 replicas, global batch 256"))
+    assert "over 10.0 ms" in text and "replica 1: forward 2.0 ms, backward 3.0 ms, all-reduce 4.0 ms" in text
+    assert "The all-reduce is 40% of the busy time" in text and "bars:" not in text
+
+
+def test_a_parameter_server_figure_says_where_the_shards_live_and_the_steps_per_worker():
+    from tfdist_edu import parameter_server
+
+    run = parameter_server.PSRun(
+        loss=[2.3], num_workers=2, num_ps=2, seconds=3.5, steps_per_worker={"worker 0": 97, "worker 1": 103},
+        placement=[{"variable": "dense/kernel", "shard": s, "shape": [392, 64],
+                    "device": f"/job:ps/replica:0/task:{s}/device:CPU:0"} for s in (0, 1)]
+        + [{"variable": "dense/bias", "shard": 0, "shape": [64], "device": "/job:ps/replica:0/task:1/device:CPU:0"}])
+    text = plots.alt_text(plots.plot_ps_placement(run))
+    assert "ps 0 / CPU:0 holds 1 shard(s), 25,088 values" in text
+    assert "ps 1 / CPU:0 holds 2 shard(s), 25,152 values" in text
+    assert "split into shards: dense/kernel" in text and "worker 0 97, worker 1 103 (of 200)" in text
+    assert "values against" not in text
+
+
+def test_the_loss_scale_figure_says_where_the_scale_went_and_which_steps_were_skipped():
+    from tfdist_edu import dynamic_loss_scale
+
+    trace = dynamic_loss_scale.LossScaleTrace(
+        scale=[2.0**15] * 5 + [2.0**14] + [2.0**15] * 4, loss=[2.3] * 9 + [1.9],
+        skipped=[False] * 5 + [True] + [False] * 4, overflow_steps=[5], initial_scale=2.0**15,
+        growth_steps=5)
+    text = plots.alt_text(plots.plot_loss_scale(trace))
+    assert "inf gradients injected at steps 5; real fp16 overflows at steps none" in text
+    assert "ends at 32768, from 16384 at its lowest" in text and "goes from 0 to 1" not in text
+
+
+def test_reference_levels_and_marked_steps_are_said_as_such():
+    fig, ax = plt.subplots()
+    ax.plot([1, 2, 3], [0.5, 0.7, 0.9], label="efficiency")
+    ax.axhline(1, ls="--", label="ideal")
+    ax.axvline(2, label="overflow")
+    ax.axvline(3, label="overflow")
+    plt.close(fig)
+    text = alt.describe(fig)
+    assert "ideal (dashed) stays at 1" in text and "overflow marks x = 2, 3" in text

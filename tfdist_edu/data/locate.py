@@ -53,6 +53,15 @@ def choose(spec, source, forced_by, data_dir=None, manual_dir=None):
                       f"{time.perf_counter() - start:.1f} s; " + "; ".join(checked))
 
 
+# AutoGraph calls ``choose`` as it is, as tf.autograph.experimental.do_not_convert would mark it
+# (the attribute it sets), without importing TensorFlow here. A lesson's dataset_fn runs
+# ``data.load`` inside a tf.function (ClusterCoordinator.create_per_worker_dataset): converted,
+# the search for files walked into os.path.isfile and isdir and printed "AutoGraph could not
+# transform <function isfile>" for each. Finding and reading files is Python work; the rest of
+# ``load`` stays converted (it needs AutoGraph's int() of a dataset's cardinality in a graph).
+choose.autograph_info__ = frozenset()
+
+
 def _first_idx(spec, manual_dir, checked):
     """Return a Choice from the first folder with good IDX files, or None (notes in checked)."""
     empty, skipped = [], []

@@ -19,6 +19,9 @@ One concern a file:
 - ``tpu``: ``connect_tpu``, ``NoTPUError``, and the TPU probe ``detect`` uses
 """
 
+import sys
+
+from tfdist_edu import quiet
 from tfdist_edu.hardware.detection import detect, is_colab, platform_name, runtime_started
 from tfdist_edu.hardware.report import GPUInfo, HardwareReport
 from tfdist_edu.hardware.simulated import RuntimeAlreadyStartedError, simulate_devices
@@ -30,3 +33,6 @@ __all__ = [
     "RuntimeAlreadyStartedError", "simulate_devices",
     "NoTPUError", "connect_tpu",
 ]
+
+if "tensorflow" in sys.modules:  # a lesson's `import tensorflow as tf` came first: list the
+    quiet.probe_devices()  # devices now, before its own call does, without the cuInit E-line

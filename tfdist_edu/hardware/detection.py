@@ -45,6 +45,9 @@ def detect(probe_tpu=None):
     import keras
     import tensorflow as tf
 
+    from tfdist_edu import quiet
+
+    quiet.probe_devices()
     tpu, notes = _tpu_status(tf, probe_tpu)
     started = runtime_started()
     logical = _logical_device_names(tf, started)

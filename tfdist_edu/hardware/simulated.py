@@ -27,6 +27,9 @@ def simulate_devices(n, kind="CPU", memory_limit_mb=None):
         raise ValueError("memory_limit_mb applies to kind='GPU' only: CPU memory cannot be capped")
     import tensorflow as tf
 
+    from tfdist_edu import quiet
+
+    quiet.probe_devices()
     physical = tf.config.list_physical_devices(kind)
     if not physical:
         raise ValueError(f"TensorFlow sees no {kind} to split; use kind='CPU' on this machine")

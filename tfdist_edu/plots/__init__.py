@@ -5,13 +5,15 @@ Every figure draws data that code produced: a real strategy, a ``loss_scaling`` 
 computes what it shows. Fonts are sized for a projector (the slides reuse the figures), and a
 run keeps its colour (``color_for``) in every figure of a session.
 
-The figures are detached from pyplot, so a notebook shows each once, as the cell's value;
-``fig.savefig(path)`` writes one to a file.
+The figures are detached from pyplot, so a notebook shows each once, as the cell's value, and
+no wider than a notebook column; ``fig.savefig(path)`` writes one to a file.
 
 One concern a file:
 
-- ``alt``: words for every figure, read from its data (``alt_text(fig)``), shown beside
-  it in notebooks and written into the site, the decks and the tour report
+- ``alt``: words for every figure, read from its data (``alt_text(fig)``), written into
+  the site, the decks and the tour report
+- ``display``: how a figure reaches a notebook: its PNG, and the same PNG as HTML with its
+  alt text, which Jupyter, Colab, GitHub and nbconvert show
 - ``style``: the projector style, the colours (``color_for``, ``RIGHT``, ``WRONG``,
   ``REFERENCE``) and the helpers every figure shares
 - ``parallelism``: ``plot_data_parallelism``

@@ -5,10 +5,8 @@ points, the legend, the "measured on" footnote) and says it in sentences, with t
 the highest and lowest bar, where each line ends. A figure function may set a sentence of its
 own first with ``set_alt(fig, text)``; ``alt_text(fig)`` returns that or the description.
 
-In a notebook, ``import tfdist_edu`` registers ``display_bundle``: every matplotlib figure then
-displays as its PNG with the alt text beside it (``text/plain``, and ``alt`` in the PNG's
-metadata, which nbconvert's classic template writes into the ``<img>`` tag); the course site,
-the decks and the tour report carry it to their pages.
+In a notebook every matplotlib figure displays with its alt text in the output itself
+(``tfdist_edu.plots.display``); the course site, the decks and the tour report carry it too.
 """
 
 import matplotlib.colors
@@ -70,8 +68,11 @@ def _bars(ax, containers):
     values = []
     for container in containers:
         for bar in container.patches:
-            height = bar.get_height() + bar.get_y()
-            values.append((_tick_for(bar, ax, ticks), container.get_label(), height))
+            if getattr(container, "orientation", "vertical") == "horizontal":
+                tick, length = _tick_for(bar, ax, None), bar.get_width()
+            else:
+                tick, length = _tick_for(bar, ax, ticks), bar.get_height() + bar.get_y()
+            values.append((tick, container.get_label(), length))
     named = [f"{tick}{'' if label.startswith('_') else f' ({label})'} {height:.3g}"
              for tick, label, height in values]
     high = max(values, key=lambda v: v[2])
@@ -82,13 +83,17 @@ def _bars(ax, containers):
 
 
 def _tick_for(bar, ax, ticks):
-    centre = bar.get_x() + bar.get_width() / 2
-    positions = list(ax.get_xticks())
+    """The tick label under a bar (``ticks`` None: a horizontal bar, labelled on the y axis)."""
+    if ticks is None:
+        centre, positions = bar.get_y() + bar.get_height() / 2, list(ax.get_yticks())
+        ticks = [_text(t) for t in ax.get_yticklabels()]
+    else:
+        centre, positions = bar.get_x() + bar.get_width() / 2, list(ax.get_xticks())
     if ticks and positions:
         nearest = min(range(len(positions)), key=lambda i: abs(positions[i] - centre))
         if nearest < len(ticks) and ticks[nearest]:
             return ticks[nearest]
-    return f"x={centre:.3g}"
+    return f"at {centre:.3g}"
 
 
 def _legend_by_colour(ax):
@@ -119,11 +124,35 @@ def _name(artist, names, colour):
 
 
 def _lines(lines, names):
-    ends = [f"{_name(line, names, line.get_color())}{' (dashed)' if line.get_linestyle() == '--' else ''} "
-            f"goes from {line.get_ydata()[0]:.3g} to {line.get_ydata()[-1]:.3g}"
-            for line in lines[:MAX_ITEMS]]
-    more = f" ({len(lines) - MAX_ITEMS} more lines)" if len(lines) > MAX_ITEMS else ""
-    return f"{len(lines)} line(s): " + "; ".join(ends) + more + "."
+    """Lines said by where they go; flat ones (a reference level) and upright ones (a marked
+    step) by where they stand, one sentence per name."""
+    said, marks = [], {}
+    for line in lines[:MAX_ITEMS * 2]:
+        x, y = line.get_xdata(), line.get_ydata()
+        name = _name(line, names, line.get_color()) + (" (dashed)" if line.get_linestyle() == "--" else "")
+        if _constant(x):
+            marks.setdefault(name, []).append(_number(x[0]))
+        elif _constant(y):
+            said.append(f"{name} stays at {_number(y[0])}")
+        else:
+            said.append(f"{name} goes from {_number(y[0])} to {_number(y[-1])}")
+    said = said[:MAX_ITEMS] + [f"{name} marks x = {', '.join(xs)}" for name, xs in marks.items()]
+    more = f" ({len(lines) - MAX_ITEMS * 2} more lines)" if len(lines) > MAX_ITEMS * 2 else ""
+    return f"{len(lines)} line(s): " + "; ".join(said) + more + "."
+
+
+def _constant(values):
+    try:
+        return len({float(v) for v in values}) == 1
+    except (TypeError, ValueError):  # categories, dates: not a level
+        return False
+
+
+def _number(value):
+    try:
+        return f"{float(value):.3g}"
+    except (TypeError, ValueError):
+        return str(value)
 
 
 def _points(collections, names):
@@ -134,11 +163,3 @@ def _points(collections, names):
         said.append(f"{name} at {xy}")
     return "Points: " + "; ".join(said) + "."
 
-
-def display_bundle(fig, include=None, exclude=None):
-    """IPython's display of a figure: the PNG, and the alt text as text and as the PNG's alt."""
-    from IPython.core.pylabtools import print_figure
-
-    text = alt_text(fig)
-    return ({"image/png": print_figure(fig, "png", bbox_inches="tight"), "text/plain": text},
-            {"image/png": {"alt": text}})

@@ -18,7 +18,7 @@ def plot_training_curves(runs, metrics=("loss", "accuracy")):
     histories = runs if isinstance(runs, dict) else {r.name: r.history for r in _check_runs(runs)}
     if not histories:
         raise ValueError("no runs to plot")
-    fig, axes = plt.subplots(1, len(metrics), figsize=(7 * len(metrics), 5.5), squeeze=False)
+    fig, axes = plt.subplots(1, len(metrics), figsize=(5.5 * len(metrics), 5.5), squeeze=False)
     for ax, metric in zip(axes[0], metrics):
         for name, history in histories.items():
             for key, style in ((metric, "-"), (f"val_{metric}", "--")):

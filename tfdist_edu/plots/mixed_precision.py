@@ -3,6 +3,7 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
+from tfdist_edu.plots.alt import set_alt
 from tfdist_edu.plots.style import WRONG, _figure_function
 
 
@@ -12,7 +13,7 @@ def plot_loss_scale(trace):
     steps whose gradients overflowed (injected ones and real fp16 ones), and the loss.
     """
     steps = np.arange(len(trace.scale))
-    fig, (scale_ax, loss_ax) = plt.subplots(2, 1, figsize=(12, 7.5), sharex=True,
+    fig, (scale_ax, loss_ax) = plt.subplots(2, 1, figsize=(10, 7.5), sharex=True,
                                             gridspec_kw={"height_ratios": [2, 1]})
     scale_ax.plot(steps, trace.scale, drawstyle="steps-post", color="#2c3e50", lw=2.5,
                   marker="o", ms=4,
@@ -37,4 +38,16 @@ def plot_loss_scale(trace):
     loss_ax.set_ylabel("loss")
     loss_ax.set_xlabel("training step")
     fig.tight_layout()
-    return fig
+    return set_alt(fig, _alt(trace, injected, natural))
+
+
+def _alt(trace, injected, natural):
+    """The scale's path and the skipped steps, in words."""
+    overflows = (f"inf gradients injected at steps {', '.join(map(str, injected)) or 'none'}; "
+                 f"real fp16 overflows at steps {', '.join(map(str, natural)) or 'none'}")
+    return (f"Dynamic loss scaling with mixed_float16 over {len(trace.scale)} steps: the loss "
+            f"scale starts at 2^{np.log2(trace.initial_scale):g}, doubles after "
+            f"{trace.growth_steps} finite steps in a row and halves at every overflow, whose step "
+            f"is skipped ({overflows}). It ends at {trace.scale[-1]:g}, from "
+            f"{min(trace.scale):g} at its lowest to {max(trace.scale):g} at its highest; the loss "
+            f"goes from {trace.loss[0]:.3g} to {trace.loss[-1]:.3g}.")

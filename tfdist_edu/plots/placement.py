@@ -7,6 +7,7 @@ import dataclasses
 import matplotlib.patches
 import matplotlib.pyplot as plt
 
+from tfdist_edu.plots.alt import set_alt
 from tfdist_edu.plots.style import _device_label, _figure_function, _label_bars, _nth_color
 
 _PS_KEYS = ("placement", "steps_per_worker", "num_workers", "num_ps")
@@ -25,7 +26,7 @@ def plot_ps_placement(record):
     variables = list(dict.fromkeys(p["variable"] for p in record["placement"]))
     devices = sorted({p["device"] for p in record["placement"]})
     fig, (grid_ax, steps_ax) = plt.subplots(
-        1, 2, figsize=(15, max(5.5, 0.9 * len(variables) + 2)), gridspec_kw={"width_ratios": [3, 2]})
+        1, 2, figsize=(11, max(5.5, 0.9 * len(variables) + 2)), gridspec_kw={"width_ratios": [3, 2]})
     grid_ax.set(xlim=(-0.5, len(devices) - 0.5), ylim=(len(variables) - 0.5, -0.5))
     grid_ax.grid(False)
     for p in record["placement"]:
@@ -54,4 +55,29 @@ def plot_ps_placement(record):
                  + (f", {seconds:.1f} s" if seconds is not None else ""), fontsize=16,
                  fontweight="bold")
     fig.tight_layout()
-    return fig
+    return set_alt(fig, _alt(record, devices))
+
+
+def _alt(record, devices):
+    """Where the shards went and the steps per worker, in words."""
+    placement = record["placement"]
+    per_device = []
+    for device in devices:
+        held = [p for p in placement if p["device"] == device]
+        values = sum(_size(p["shape"]) for p in held)
+        per_device.append(f"{_device_label(device).replace(chr(10), ' / ')} holds {len(held)} "
+                          f"shard(s), {values:,} values")
+    sharded = sorted({p["variable"] for p in placement if p["shard"] > 0})
+    steps = record["steps_per_worker"]
+    return (f"Parameter-server training, {record['num_workers']} workers and {record['num_ps']} "
+            f"parameter servers. Where each variable lives: {'; '.join(per_device)}; "
+            + (f"split into shards: {', '.join(sharded)}. " if sharded else "no variable is split. ")
+            + "Steps each worker ran: " + ", ".join(f"{w} {n}" for w, n in steps.items())
+            + f" (of {sum(steps.values())}).")
+
+
+def _size(shape):
+    size = 1
+    for d in shape:
+        size *= int(d)
+    return size

@@ -23,7 +23,7 @@ def plot_loss_scaling(result):
     """
     names = list(result.cases)
     colours = [RIGHT, WRONG, REFERENCE]
-    fig, (loss_ax, grad_ax) = plt.subplots(1, 2, figsize=(15, 6.2))
+    fig, (loss_ax, grad_ax) = plt.subplots(1, 2, figsize=(12.5, 6.2))
     x = np.arange(len(names))
     for xi, name, colour in zip(x, names, colours):
         bottom = 0.0

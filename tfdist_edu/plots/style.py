@@ -1,11 +1,15 @@
 """What every figure shares: the projector style, the colours, and the helpers that label.
 
-``_figure_function`` draws a figure under the style and hands it back detached from pyplot;
-``_check_runs`` and ``_measured_on`` serve the figures that draw ``timing.RunTiming`` records.
+``_figure_function`` draws a figure under the style and hands it back detached from pyplot,
+no wider than a notebook column (``MAX_WIDTH_PX``); ``_check_runs`` and ``_measured_on`` serve
+the figures that draw ``timing.RunTiming`` records. A footnote is wrapped to the figure's width
+and says which data in a few words ("Fashion-MNIST: real"): where the files were found is the
+lesson's first cell's business, not every figure's.
 """
 
 import functools
 import re
+import textwrap
 
 import matplotlib
 import matplotlib.pyplot as plt
@@ -32,6 +36,7 @@ _STYLE = {
 RIGHT, WRONG, REFERENCE = "#0072B2", "#D55E00", "#7f7f7f"  # blue, vermillion, grey
 _PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
 _run_colors = {}
+MAX_WIDTH_PX = 1000  # a notebook column; wider figures are drawn at a lower dpi
 
 
 def color_for(name):
@@ -59,13 +64,35 @@ def _figure_function(draw):
             interactive = matplotlib.is_interactive()
         matplotlib.interactive(interactive)
         plt.close(fig)  # otherwise a notebook shows it twice: once by pyplot, once as the value
+        _fit_column(fig)
         return fig
 
     return wrapper
 
 
+def _fit_column(fig):
+    """Lower the dpi of a figure whose drawn extent (as saved with bbox_inches="tight") is
+    wider than ``MAX_WIDTH_PX``: the same layout, fewer pixels, within a notebook column.
+    Text is measured again at the new dpi (its extent in inches changes a little with it)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = fig.canvas
+    try:
+        for _ in range(4):
+            renderer = FigureCanvasAgg(fig).get_renderer()
+            width_px = (fig.get_tightbbox(renderer).width + 0.2) * fig.dpi  # + savefig's pads
+            if width_px <= MAX_WIDTH_PX:
+                break
+            fig.set_dpi(fig.dpi * MAX_WIDTH_PX / width_px * 0.995)
+    finally:
+        fig.set_canvas(canvas)
+
+
 def _footnote(fig, lines):
-    fig.text(0.01, 0.005, "\n".join(lines), fontsize=10, color="0.35", ha="left", va="bottom")
+    """Small grey lines under the figure, wrapped to its width (they never widen it)."""
+    chars = max(40, int(fig.get_figwidth() * 72 / (10 * 0.55)))  # 10-point characters per line
+    wrapped = [part for line in lines for part in textwrap.wrap(line, chars) or [""]]
+    fig.text(0.01, 0.005, "\n".join(wrapped), fontsize=10, color="0.35", ha="left", va="top")
 
 
 def _label_bars(ax, bars, fmt):
@@ -104,8 +131,27 @@ def _check_runs(runs):
 
 
 def timing_labels(runs):
-    """The "measured on <hardware> | <data>" lines of some runs."""
-    return timing.compare(runs).labels()
+    """The "measured on <hardware> | <data>" lines of some runs, the data in a few words."""
+    lines = []
+    for line in timing.compare(runs).labels():
+        head, bar, data = line.partition(" | ")
+        lines.append(head + bar + short_data(data) if bar else line)
+    return list(dict.fromkeys(lines))
+
+
+_DATA = re.compile(r"\s*([\w-]+)\s*[:,]\s*(real|synthetic stand-in)", re.I)
+
+
+def short_data(label):
+    """"Fashion-MNIST: real (IDX files in /usr/share/...), 60000 train / ..." -> "Fashion-MNIST:
+    real"; a stand-in keeps its name ("SVHN: SYNTHETIC stand-in"). Other text loses only what
+    is in parentheses (paths, reasons)."""
+    match = _DATA.match(label)
+    if match:
+        return f"{match.group(1)}: {match.group(2)}"
+    while re.search(r"\([^()]*\)", label):
+        label = re.sub(r"\s*\([^()]*\)", "", label)
+    return label.strip()
 
 
 def _measured_on(fig, runs):

@@ -27,6 +27,9 @@ class Arm:
         self.run = timing.RunTiming.of(
             f"{strategy_name} {method}", self.strategy, course, global_batch, hardware=hardware,
             data=course.label, jit_compile=JIT_COMPILE, examples_per_epoch=0)
+        # Uncached: under a strategy Keras's evaluate first reads one batch to build the
+        # model and drops that iterator, and a cache left half-read is discarded with the
+        # warning "The calling iterator did not fully read the dataset being cached".
         self.test = data.batches(course.test, global_batch, shuffle=False, cache=False)
         keras.utils.set_random_seed(0)
         with self.strategy.scope():

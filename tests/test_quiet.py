@@ -1,0 +1,35 @@
+"""tfdist_edu.quiet: TensorFlow's INFO lines stay out of a notebook; its warnings do not."""
+
+import logging
+
+import nbclient
+import nbformat
+import pytest
+
+from tfdist_edu import quiet
+
+
+def test_with_the_filter_tensorflow_info_is_dropped_and_warnings_pass(caplog):
+    logger = logging.getLogger("tensorflow")
+    caplog.set_level(logging.INFO, logger="tensorflow")
+    quiet.hide_tensorflow_info()
+    try:
+        logger.info("Using MirroredStrategy with devices ('CPU:0', 'CPU:1')")
+        logger.warning("a warning a student should read")
+    finally:
+        quiet.show_tensorflow_info()
+    logger.info("shown again")
+    assert [r.getMessage() for r in caplog.records] == ["a warning a student should read",
+                                                        "shown again"]
+
+
+@pytest.mark.slow
+def test_in_a_notebook_a_mirrored_strategy_prints_no_info_lines():
+    code = ("import tensorflow as tf\nimport tfdist_edu\n"
+            "strategy = tf.distribute.MirroredStrategy()\n"
+            "print(strategy.reduce('SUM', strategy.run(lambda: tf.constant(1.0)), axis=None).numpy())\n"
+            "tf.get_logger().warning('still shown')")
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)])
+    nbclient.NotebookClient(nb, timeout=300, kernel_name="python3").execute()
+    text = "".join(out.get("text", "") for out in nb.cells[0].outputs)
+    assert "INFO:tensorflow" not in text and "1.0" in text and "still shown" in text, text

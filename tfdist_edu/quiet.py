@@ -1,0 +1,113 @@
+"""What TensorFlow prints by itself, silenced where it starts.
+
+**INFO lines in a notebook** (``import tfdist_edu`` applies this in IPython). In an interactive shell, Jupyter's kernel included, TensorFlow's Python logger sets itself to
+INFO and writes to stdout (``tf_logging.get_logger``: "If we are in an interactive environment
+(like Jupyter), set loglevel to INFO and pipe the output to stdout"). Every MirroredStrategy then
+prints "INFO:tensorflow:Using MirroredStrategy with devices ..." and every cross-device reduce
+"INFO:tensorflow:Reduce to ... then broadcast to ..." into the lesson, between the lines the
+lesson prints: 92 such lines in one stored run. A filter on the "tensorflow" logger lets only
+warnings and errors through; it is added before TensorFlow is imported or after, and TensorFlow
+setting its level later does not remove it. ``show_tensorflow_info()`` takes it away again.
+
+Elsewhere (scripts, workers, tests) TensorFlow logs at WARNING already, and nothing is changed.
+
+**The device probe on a machine without a CUDA driver.** The TensorFlow wheel is a GPU build;
+where no driver is installed its CUDA stub answers cuInit with error 303, and the first device
+listing logs "E... cuda_platform.cc:52] failed call to cuInit: ... UNKNOWN ERROR (303)": an
+error line for the normal state of a CPU machine (TensorFlow already said at import, at INFO
+level, "Could not find cuda drivers on your machine, GPU will not be used"). The CPU-only wheel
+(tensorflow-cpu) cannot replace it: tf-keras requires the ``tensorflow`` distribution, and
+CUDA_VISIBLE_DEVICES="" does not stop the stub's call. So ``probe_devices()`` makes that first
+listing itself, with file descriptor 2 captured, and writes back every line but that one (and
+TensorFlow's INFO/WARNING start-up lines). ``tfdist_edu.hardware`` calls it when imported after
+TensorFlow, as every lesson does, and before ``detect`` and ``simulate_devices``. Any other
+cuInit error (a driver that is there but broken) is written back.
+
+**Importing TensorFlow in a terminal** (``tfdist-edu tour``, ``doctor``): ``import_tensorflow()``
+imports it the same way, so only its errors reach the terminal.
+"""
+
+import logging
+import os
+import re
+import sys
+import tempfile
+
+_LOGGER = "tensorflow"
+
+
+class _WarningsAndUp(logging.Filter):
+    """Lets records of level WARNING and above through."""
+
+    def filter(self, record):
+        return record.levelno >= logging.WARNING
+
+
+_FILTER = _WarningsAndUp()
+
+
+def hide_tensorflow_info():
+    """Keep TensorFlow's INFO lines out of a notebook's output (warnings and errors still show)."""
+    logger = logging.getLogger(_LOGGER)
+    if _FILTER not in logger.filters:
+        logger.addFilter(_FILTER)
+
+
+def show_tensorflow_info():
+    """Let TensorFlow's INFO lines through again (``tf.get_logger().setLevel("INFO")`` then works)."""
+    logging.getLogger(_LOGGER).removeFilter(_FILTER)
+
+
+def in_a_notebook():
+    """Apply what a notebook needs: called by ``import tfdist_edu`` when IPython is running."""
+    hide_tensorflow_info()
+
+
+_NO_DRIVER = re.compile(r"failed call to cuInit: .*\(303\)")
+_probed = False
+
+
+def _is_startup_noise(line):
+    from tfdist_edu.supervisor import _ABSL_LINE, is_log_noise
+
+    if _NO_DRIVER.search(line):
+        return True
+    match = _ABSL_LINE.match(line)
+    return match.group(1) in "IW" if match else is_log_noise(line)
+
+
+def without_startup_noise(call):
+    """Run ``call()`` with file descriptor 2 captured; write back all but TensorFlow's start-up
+    noise (``_is_startup_noise``); return what ``call`` returned."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as captured:
+        os.dup2(captured.fileno(), 2)
+        try:
+            return call()
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+            captured.seek(0)
+            kept = [line for line in captured.read().decode("utf-8", "replace").splitlines(True)
+                    if not _is_startup_noise(line)]
+            if kept:
+                os.write(2, "".join(kept).encode())
+
+
+def probe_devices():
+    """List TensorFlow's physical devices once, without the cuInit line of a driverless machine."""
+    global _probed
+    if not _probed:
+        import tensorflow as tf
+
+        without_startup_noise(tf.config.list_physical_devices)
+        _probed = True
+
+
+def import_tensorflow():
+    """Import TensorFlow and list its devices with only its errors reaching the terminal."""
+    if "tensorflow" not in sys.modules:
+        without_startup_noise(lambda: __import__("tensorflow"))
+    probe_devices()
