@@ -43,7 +43,7 @@ def check_claims(executed, claims=None):
     result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                              "-rfE", str(claims)], cwd=REPO_ROOT, env=env,
                             capture_output=True, text=True)
-    if result.returncode != 0:
+    if result.returncode not in (0, 5):  # 5: pytest found no claims tests to run
         failed = [line for line in result.stdout.splitlines() if line.startswith(("FAILED", "ERROR"))]
         raise ValueError("refusing to store lessons whose claims fail on this run:\n"
                          + "\n".join(failed or result.stdout.splitlines()[-20:]))
