@@ -5,7 +5,8 @@ import json
 import time
 from pathlib import Path
 
-from tfdist_instructor.grading import catalog, cells, codec, launch, notebook, ownwork, phases, seeds, structure, verdict
+from tfdist_instructor.grading import (catalog, cells, codec, hints, launch, notebook, ownwork, phases, seeds,
+                                      structure, verdict)
 from tfdist_instructor.grading.result import GradeResult
 from tfdist_instructor.grading.text import short
 
@@ -91,6 +92,7 @@ def _run_and_judge(nb, result, timeout_s, sandboxed, profile=False):
         result.tests += verdict.judge(q, inputs[q.name], probes.get(q.name), used)
         if q.rubric:
             result.written[q.name] = (_written(probes.get(q.name)), q.rubric)
+    hints.prune(result.tests, nb.cells, owners)
     result.phases = phases.phases(report.get("clock") or {}, spawned, returned, time.time() - returned,
                                   time.time() - spawned)
 
