@@ -117,7 +117,7 @@ def term(tmp_path_factory):
                    capstone / "doejane_12345_70001_03_svhn_capstone.ipynb")
     (base / "hand.csv").write_text("id,exercise,points\ns1001,03_svhn_capstone,1.5\n")
     assert cli.main(["grade", str(capstone), "--out", str(base / "capstone-graded"), "--roster", str(roster),
-                     "--hand", str(base / "hand.csv"), "--timeout", "800"]) == 0  # its fit cells: minutes on a busy machine
+                     "--hand", str(base / "hand.csv"), "--timeout", "800"]) == 0  # fit cells: minutes when busy
     for fmt in ("canvas", "moodle"):
         assert _logged(base / f"{fmt}.log", [
             "gradebook", str(base / "graded"), str(base / "capstone-graded"), "--roster", str(roster), "--format", fmt,
