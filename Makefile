@@ -73,13 +73,22 @@ instructor: $(VENV)/.instructor-installed
 
 # With ROSTER=roster.csv: downloads of Canvas, Moodle, Gradescope or Colab matched to students,
 # totals.csv by the exercise's policy (grading/policy/) and HAND=hand.csv; SLURM=1: a job array.
+# ONLY="s1004 s1007", REPLAY_SEEDS=1 or SEED=N, TIMEOUT=S, JOBS=N, EXERCISE=NN_name pass the
+# grader's --only, --replay-seeds, --seed, --timeout, --jobs and --exercise.
 grade: $(VENV)/.instructor-installed
 	$(BIN)/tfdist-instructor grade $(SUBMISSIONS) --out $(GRADES) $(if $(ROSTER),--roster "$(ROSTER)") \
-		$(if $(HAND),--hand "$(HAND)") $(if $(SLURM),--slurm)
+		$(if $(HAND),--hand "$(HAND)") $(if $(SLURM),--slurm) $(if $(ONLY),--only $(ONLY)) \
+		$(if $(REPLAY_SEEDS),--replay-seeds) $(if $(SEED),--seed $(SEED)) $(if $(TIMEOUT),--timeout $(TIMEOUT)) \
+		$(if $(JOBS),--jobs $(JOBS)) $(if $(EXERCISE),--exercise $(EXERCISE))
 
 # The totals as a Canvas or Moodle import file: make gradebook FORMAT=canvas ROSTER=roster.csv
+# [REPORTS="report-01 report-05"] [CANVAS_ASSIGNMENT="05_ring_allreduce=4711 ..."] [ZEROS=1]
+# [GRADEBOOK=file.csv]; ZEROS=1 exports 0 (not a blank) for students with no graded submission.
+REPORTS ?= $(GRADES)
+GRADEBOOK ?= $(firstword $(REPORTS))/$(FORMAT).csv
 gradebook: $(VENV)/.instructor-installed
-	$(BIN)/tfdist-instructor gradebook $(GRADES) --roster "$(ROSTER)" --format $(FORMAT) --out $(GRADES)/$(FORMAT).csv
+	$(BIN)/tfdist-instructor gradebook $(REPORTS) --roster "$(ROSTER)" --format $(FORMAT) --out "$(GRADEBOOK)" \
+		$(foreach a,$(CANVAS_ASSIGNMENT),--canvas-assignment $(a)) $(if $(ZEROS),--zeros-for-missing)
 
 # A Gradescope autograder zip for one exercise: make gradescope EXERCISE=05_ring_allreduce
 gradescope: $(VENV)/.instructor-installed

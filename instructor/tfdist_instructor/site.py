@@ -14,10 +14,10 @@ import re
 import shutil
 import subprocess
 import time
-import tomllib
 from pathlib import Path
 
 from tfdist_instructor import REPO_ROOT, site_access
+from tfdist_instructor import toml as tomllib
 
 BADGE_URL = "https://colab.research.google.com/assets/colab-badge.svg"
 BADGE_FILE = "_static/open-in-colab.svg"

@@ -84,3 +84,17 @@ def test_each_taught_mistake_loses_points(graded, name):
 def test_each_taught_mistake_is_named_with_its_measured_factor_in_feedback_and_csv(graded, name):
     results, out = graded
     assert_diagnosed(results[name], out, DIAGNOSES[name])
+
+
+def test_a_hint_never_asks_for_what_the_answer_already_does(graded):
+    """The per-replica reduce_mean answer scales its regularisation with tf.nn.scale_regularization_loss
+    (the solution's line, untouched): its failed regularisation case says what is wrong (each
+    replica averaged over its own slice), and never tells it to use the function it already calls."""
+    results, out = graded
+    result = results["per-replica reduce_mean loss (gradients N times too large)"]
+    failed = next(t for t in result.tests if t["case"] == "regularisation_counted_once")
+    assert not failed["passed"] and failed["hint"] == "" and "own slice" in failed["diagnosis"]
+    assert "use tf.nn.scale_regularization_loss" not in (out / "feedback" / f"{result.student}.md").read_text()
+    untouched = results["regularisation not scaled by the replicas"]  # this one does not call it: the hint stays
+    kept = next(t for t in untouched.tests if t["case"] == "regularisation_counted_once")
+    assert "scale_regularization_loss" in kept["hint"]

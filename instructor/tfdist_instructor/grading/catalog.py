@@ -14,6 +14,7 @@ A question file holds everything that decides its points, and is never shown to 
 """
 
 import dataclasses
+import functools
 import importlib.util
 import inspect
 import re
@@ -107,7 +108,8 @@ def load(exercise):
     folder = QUESTIONS_DIR / exercise
     if exercise not in exercises():
         raise ValueError(f"unknown exercise {exercise!r}; the exercises are: {', '.join(exercises()) or 'none found'}")
-    return [Question(path.stem, _import(path, exercise)) for path in sorted(folder.glob("q*.py"), key=_natural)]
+    return [Question(path.stem, _import(path, exercise, *_version(path)))
+            for path in sorted(folder.glob("q*.py"), key=_natural)]
 
 
 def questions(exercise):
@@ -115,7 +117,16 @@ def questions(exercise):
     return {q.name: q.possible for q in load(exercise)}
 
 
-def _import(path, exercise):
+def _version(path):
+    """What tells an edited question file from the one already loaded: its time and size."""
+    status = path.stat()
+    return status.st_mtime_ns, status.st_size
+
+
+@functools.lru_cache(maxsize=None)
+def _import(path, exercise, *version):
+    """A question file's module, imported once per version of the file: a class graded in one run
+    loads each question once, not once per submission and step (an edited file is loaded again)."""
     spec = importlib.util.spec_from_file_location(f"tfdist_questions_{exercise}_{path.stem}", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -1,4 +1,10 @@
-"""``tfdist-instructor grade``: bad input and a missing sandbox are refused before any work."""
+"""``tfdist-instructor grade``: bad input and a missing sandbox are refused before any work.
+
+:func:`run` is the command's one entry point, for a folder and for a class alike: its checks are
+written once, here. The term (``term/cli.py``) adds its options (``--roster``, ``--hand``, ...)
+and a ``class_grade`` hook that checks them, loads the roster and returns the class's grading,
+which ``run`` calls after the shared checks instead of grading a plain folder.
+"""
 
 import os
 import tempfile
@@ -34,24 +40,42 @@ def add_cli(subparsers):
                              "(a student without one gets a new seed)")
     parser.add_argument("--trust-submissions", action="store_true",
                         help="run notebooks without the sandbox, as your user (only for code you trust)")
-    parser.set_defaults(func=run)
+    parser.set_defaults(func=run, class_grade=None)
     return parser
 
 
 def run(args):
+    """``grade``: every check before any work, then the class (``--roster``) or the folder."""
     submissions(args.submissions)  # a missing or empty folder: one line, before any work
+    grade_class = args.class_grade(args) if args.class_grade else None  # the term's options checked, or None
+    if grade_class is None:
+        refuse_a_term_report(args)
     _check_writable(Path(args.out))
     if not args.trust_submissions and (why := sandbox.unavailable()):
         raise RuntimeError(f"cannot sandbox submissions here: {why}; {DOCKER_HINT}")
     if args.trust_submissions:
         print("warning: --trust-submissions: notebooks run unsandboxed, as your user", flush=True)
     chosen = scores.recorded_seeds(args.out) if args.replay_seeds else args.seed
+    if grade_class is not None:
+        return grade_class(chosen)
     results = grade_folder(args.submissions, args.out, timeout_s=args.timeout, exercise=args.exercise,
                            jobs=args.jobs, sandboxed=not args.trust_submissions, seeds=chosen)
+    written = Path(args.out) / "written.md"
     print(f"\n{len(results)} submissions graded; scores in {Path(args.out) / 'scores.csv'} (rows of others kept; "
-          f"replaced rows in {scores.HISTORY}), "
-          f"feedback in {Path(args.out) / 'feedback'}, written answers in {Path(args.out) / 'written.md'}")
+          f"replaced rows in {scores.HISTORY}), feedback in {Path(args.out) / 'feedback'}"
+          + (f", written answers in {written}" if written.exists() else ""))
     return 0
+
+
+def refuse_a_term_report(args):
+    """A report graded with --roster names students by roster id and holds their totals: grading
+    into it without the roster would add rows named after files and leave the totals behind."""
+    if (Path(args.out) / "totals.csv").is_file():
+        seed = f" --seed {args.seed}" if args.seed is not None else " --replay-seeds" if args.replay_seeds else ""
+        raise ValueError(f"{args.out} was graded with --roster (it holds totals.csv); grading into it without "
+                         f"the roster would add rows named after the files and leave the totals stale. Grade with "
+                         f"the roster, which changes only the rows of the students in {args.submissions}: "
+                         f"tfdist-instructor grade {args.submissions} --out {args.out} --roster ROSTER.csv{seed}")
 
 
 def _seed(text):

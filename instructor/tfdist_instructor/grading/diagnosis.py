@@ -39,6 +39,8 @@ def explain(what, got, expected, reference, suspects=(), rtol=RTOL):
     for value, mistake in suspects:
         if matches(got, value, rtol):
             return f"{said}: {mistake}"
+    if float(got) == 0 and float(expected) != 0:  # nothing computed (an answer not written yet): no factor to read
+        return f"{what} is 0: the code that should compute it did not run, or never updated it"
     return said
 
 

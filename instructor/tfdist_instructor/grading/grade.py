@@ -5,7 +5,8 @@ import json
 import time
 from pathlib import Path
 
-from tfdist_instructor.grading import catalog, cells, codec, launch, notebook, ownwork, phases, seeds, structure, verdict
+from tfdist_instructor.grading import (catalog, cells, codec, hints, job, launch, notebook, ownwork, phases, seeds,
+                                      structure, verdict)
 from tfdist_instructor.grading.result import GradeResult
 from tfdist_instructor.grading.text import short
 
@@ -56,13 +57,13 @@ def _run_and_judge(nb, result, timeout_s, sandboxed, profile=False):
 
     asked = catalog.load(result.exercise)
     inputs = seeds.draw_inputs(asked, result.seed)  # a new seed every run unless replayed: hard-coding does not pass
-    job = {"notebook": nbformat.writes(nb), "name": f"{result.exercise}.ipynb", "timeout_s": timeout_s,
-           "cell_limit_s": timeout_s / 2, "probe_reserve_s": min(90.0, timeout_s / 4),
-           "output_limit": cells.OUTPUT_LIMIT_BYTES, "clock": profile,
-           "probes": {q.name: {"source": q.probe_source, "inputs": inputs[q.name], "helpers": q.helpers}
-                      for q in asked}}
+    sent = job.make(notebook=nbformat.writes(nb), name=f"{result.exercise}.ipynb", timeout_s=timeout_s,
+                    cell_limit_s=timeout_s / 2, probe_reserve_s=min(90.0, timeout_s / 4),
+                    output_limit=cells.OUTPUT_LIMIT_BYTES, clock=profile,
+                    probes={q.name: job.Probe(source=q.probe_source, inputs=inputs[q.name], helpers=q.helpers)
+                            for q in asked})
     spawned = time.time()
-    outcome = launch.run(json.dumps(job).encode(), RUN_ENV, timeout_s + GRACE_S, sandboxed)
+    outcome = launch.run(json.dumps(sent).encode(), RUN_ENV, timeout_s + GRACE_S, sandboxed)
     returned = time.time()
     if outcome.killed:
         result.status = "timed out"
@@ -91,6 +92,7 @@ def _run_and_judge(nb, result, timeout_s, sandboxed, profile=False):
         result.tests += verdict.judge(q, inputs[q.name], probes.get(q.name), used)
         if q.rubric:
             result.written[q.name] = (_written(probes.get(q.name)), q.rubric)
+    hints.prune(result.tests, nb.cells, owners)
     result.phases = phases.phases(report.get("clock") or {}, spawned, returned, time.time() - returned,
                                   time.time() - spawned)
 

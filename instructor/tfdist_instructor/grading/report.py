@@ -17,17 +17,27 @@ def write_report(results, out_dir):
     scores.merge(out_dir, [scores.row(r) for r in results])
     for r in results:
         (out_dir / "feedback" / f"{r.student}.md").write_text(feedback(r))
-        (out_dir / "written" / f"{r.student}.md").write_text(written_answers([r], title=False))
+        page = out_dir / "written" / f"{r.student}.md"
+        if r.written:
+            page.write_text(written_answers([r], title=False))
+        else:
+            page.unlink(missing_ok=True)
     pages = sorted((out_dir / "written").glob("*.md"), key=lambda p: natural(p.stem))
-    (out_dir / "written.md").write_text("\n".join(["# Written answers, to grade by hand", "",
-                                                   *[p.read_text() for p in pages]]))
+    if pages:  # an exercise without a written answer gets no empty page to read
+        (out_dir / "written.md").write_text("\n".join(["# Written answers, to grade by hand", "",
+                                                       *[p.read_text() for p in pages]]))
+    else:
+        (out_dir / "written.md").unlink(missing_ok=True)
 
 
-def feedback(result):
-    """The Markdown feedback for one student: score, problems, and every test's outcome."""
+def feedback(result, total=None):
+    """The Markdown feedback for one student: score, problems, and every test's outcome; ``total``
+    (lines from the term's totals: hand-graded points, the late penalty, the total) under the score."""
+    score = "Automatic score" if total else "Score"
     lines = [f"# Feedback: {result.student}", "",
              f"- Exercise: {result.exercise or 'unknown'}",
-             f"- Score: **{result.score:g} / {result.possible:g}** ({result.status})",
+             f"- {score}: **{result.score:g} / {result.possible:g}** ({result.status})",
+             *[f"- {line}" for line in total or ()],
              f"- File: `{result.file}`",
              f"- Inputs: drawn from seed {result.seed} (grading again with this seed replays them)", ""]
     if result.problems:

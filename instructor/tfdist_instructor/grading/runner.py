@@ -1,9 +1,10 @@
 """Student side of grading: run one notebook in a fresh kernel, then the probes; answer in JSON.
 
 Started by ``launch`` (inside the sandbox unless grading is trusted) as
-``python -m tfdist_instructor.grading.runner``. The job comes on stdin: the cleaned notebook,
-the time limits and one probe per question. The answer goes to stdout: which cells raised or
-were cut short, and each probe's data. It decides no points: the grader does, from this data.
+``python -m tfdist_instructor.grading.runner``. The job comes on stdin (a ``job.Job``, the typed
+contract ``grade.py`` writes): the cleaned notebook, the time limits and one probe per question.
+The answer goes to stdout: which cells raised or were cut short, and each probe's data. It
+decides no points: the grader does, from this data.
 """
 
 import json
@@ -24,8 +25,10 @@ UNNEEDED = ("rfc3987_syntax",)
 
 
 def main():
+    from tfdist_instructor.grading import job as contract
+
     started = time.time()
-    job = json.loads(sys.stdin.buffer.read())
+    job = dict(contract.read(sys.stdin.buffer.read()))  # the grader's job, checked key by key
     job["started"] = started
     answer = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)  # the kernel inherits stdout: its writes go to the log, not into the answer

@@ -4,7 +4,8 @@ Grading a few submissions into a report folder that already holds the class repl
 their rows; every other row is kept as it was. A row that a later grading replaces is
 appended to ``scores-history.csv`` first, with the time it was replaced, so a disputed grade
 and its seed are never lost. Both files are written to a temporary file beside them and
-moved into place (``os.replace``), so a crash never leaves half a file.
+moved into place (``os.replace``), so a crash never leaves half a file; they get the mode the
+umask gives any new file (0644 under the usual 022), so TAs sharing the folder can read them.
 """
 
 import csv
@@ -70,7 +71,17 @@ def write(path, header, rows):
         writer.writerows(rows)
         f.flush()
         os.fsync(f.fileno())
+    os.chmod(f.name, 0o666 & ~_umask())  # a temporary file is 0600; the report is not private to one user
     os.replace(f.name, path)
+
+
+def _umask():
+    """The process's umask, read without changing it (os.umask would, for every thread)."""
+    try:
+        with open("/proc/self/status") as f:
+            return next(int(ln.split()[1], 8) for ln in f if ln.startswith("Umask:"))
+    except (OSError, StopIteration, ValueError):
+        return 0o022
 
 
 def recorded_seeds(out_dir):

@@ -8,7 +8,7 @@ the exercise's policy and the hand-graded points make ``totals.csv``.
 
 from pathlib import Path
 
-from tfdist_instructor.grading import grade_folder, notebook, seeds as seeding
+from tfdist_instructor.grading import grade_folder, notebook, report, seeds as seeding
 from tfdist_instructor.term import intake as intake_, totals
 from tfdist_instructor.term.policy import Policy
 
@@ -17,20 +17,28 @@ def grade_class(submissions, out, roster, exercise=None, timeout_s=600, jobs=1, 
                 seeds=None, hand=None, policy_dir=None, slurm=None):
     """Grade ``submissions`` for ``roster`` into ``out``; return (results, intake, totals rows).
 
-    ``seeds``: None (new ones), one int, or ``{student id: seed}`` (e.g. a report's recorded seeds)."""
+    ``seeds``: None (new ones), one int, or ``{student id: seed}`` (e.g. a report's recorded seeds).
+    Into a report that already holds the class, only the students with a file in ``submissions``
+    (of ``only``, when given) get new rows, totals and unmatched entries; every other stays."""
     taken = intake_.take_in(submissions, roster)
     if only:
         unknown = sorted(set(only) - set(roster.by_id))
         if unknown:
             raise ValueError(f"not in the roster: {', '.join(unknown)}")
-        taken.matched = {sid: c for sid, c in taken.matched.items() if sid in only}
-    intake_.write_unmatched(taken, submissions, out)
+        taken.keep_only(set(only))
+    exercise = exercise or (_exercise(taken) if taken.matched else None)
+    old = _class_report(out, exercise)
+    if exercise is not None:  # every check of the policy and the hand-graded points before any grading
+        policy = Policy.for_exercise(exercise, **({"folder": policy_dir} if policy_dir else {}))
+        hand_points = totals.read_hand(hand, roster, exercise) if hand else {}
+        strangers = [sid for sid, _ in policy.extensions if sid not in roster.by_id]
+        if strangers:
+            print(f"warning: the policy of {exercise} gives an extension to {', '.join(strangers)}, not in the "
+                  "roster (a typo?): it applies to nobody", flush=True)
+    intake_.write_unmatched(taken, submissions, out, whole_folder=not only)
     if not taken.matched:
         listed = Path(out) / intake_.UNMATCHED_FILE
         raise ValueError(f"no submission in {submissions} matches the roster (see {listed})")
-    exercise = exercise or _exercise(taken)
-    policy = Policy.for_exercise(exercise, **({"folder": policy_dir} if policy_dir else {}))
-    hand_points = totals.read_hand(hand, roster, exercise) if hand else {}
     chosen = {sid: _seed(seeds, sid) for sid in taken.matched}  # explicit: a Slurm task draws the same inputs
     if slurm is not None:
         results = slurm.grade(taken.files, chosen, out, exercise=exercise, timeout_s=timeout_s, sandboxed=sandboxed)
@@ -38,10 +46,37 @@ def grade_class(submissions, out, roster, exercise=None, timeout_s=600, jobs=1, 
         results = grade_folder(None, out, timeout_s=timeout_s, exercise=exercise, jobs=jobs, sandboxed=sandboxed,
                                students=taken.files, seeds=chosen)
     rows = totals.totals(results, taken, roster, policy, hand_points)
-    if only and (Path(out) / totals.TOTALS_FILE).is_file():  # a regrade of some: the others' totals stay
-        rows = totals.merged(totals.read_totals(out), rows, set(only))
+    if old is not None:  # the class's report: only this run's students change
+        rows = totals.merged(old, rows, set(taken.matched) | taken.held)
     totals.write_totals(rows, out)
+    _tell(results, rows, out)
     return results, taken, rows
+
+
+def _class_report(out, exercise):
+    """The totals rows already in ``out`` (None for a new report); ValueError for another exercise's."""
+    if not (Path(out) / totals.TOTALS_FILE).is_file():
+        return None
+    old = totals.read_totals(out)
+    theirs = {r["exercise"] for r in old} - {""}
+    if exercise is not None and theirs and theirs != {exercise}:
+        raise ValueError(f"{out} holds the totals of {', '.join(sorted(theirs))}, not {exercise}: "
+                         "give each exercise a report folder of its own")
+    return old
+
+
+def _tell(results, rows, out):
+    """Each graded student's total (the late penalty and hand-graded points in it) in their feedback
+    and on the console."""
+    by_id = {r["id"]: r for r in rows}
+    for result in results:
+        row = by_id.get(result.student)
+        if row is None:
+            continue
+        how = totals.summary(row)
+        (Path(out) / "feedback" / f"{result.student}.md").write_text(report.feedback(result, total=[
+            f"Total: **{row['total']} / {row['possible']}** ({how})"]))
+        print(f"{result.student}: total {row['total']} / {row['possible']} ({how})", flush=True)
 
 
 def _seed(seeds, student):

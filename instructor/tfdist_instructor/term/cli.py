@@ -9,9 +9,7 @@ TERM_OPTIONS = ("only", "hand", "policy_dir", "slurm")
 
 def extend_grade(parser):
     """Add the roster, policy, hand-graded points and Slurm options to ``grade`` (its --seed and
-    --replay-seeds apply to a term's grading too)."""
-    from tfdist_instructor.grading import cli as grading_cli
-
+    --replay-seeds apply to a term's grading too), and the hook its entry point calls."""
     term = parser.add_argument_group("a term (with --roster)")
     term.add_argument("--roster", metavar="CSV", help="id,name,email[,canvas_id,moodle_id,gradescope_id]: "
                       "matches Canvas, Moodle, Gradescope and Colab downloads to students")
@@ -22,30 +20,31 @@ def extend_grade(parser):
     term.add_argument("--slurm-tasks", type=int, default=None, metavar="N", help="array tasks (default: one per 10)")
     term.add_argument("--slurm-option", action="append", default=[], metavar="OPT",
                       help="passed to sbatch, e.g. --slurm-option=--partition=grading (repeatable)")
-    parser.set_defaults(func=lambda args: run_grade(args, grading_cli))
+    parser.set_defaults(class_grade=class_grade)
 
 
-def run_grade(args, grading_cli):
+def class_grade(args):
+    """The class's grading for ``grade``'s entry point (``grading/cli.run``): the term's options
+    checked and the roster read, before any work; None without ``--roster``."""
     if not args.roster:
         given = [f"--{o.replace('_', '-')}" for o in TERM_OPTIONS if getattr(args, o)]
         if given:
             raise ValueError(f"{', '.join(given)} need(s) --roster")
-        return grading_cli.run(args)
-    from tfdist_instructor.grading import sandbox, scores
-    from tfdist_instructor.term import classgrade, slurm
+        return None
     from tfdist_instructor.term.roster import Roster
 
-    grading_cli.submissions(args.submissions)
     roster = Roster.load(args.roster)
-    grading_cli._check_writable(Path(args.out))
-    if not args.trust_submissions and (why := sandbox.unavailable()):
-        raise RuntimeError(f"cannot sandbox submissions here: {why}; {grading_cli.DOCKER_HINT}")
+    return lambda seeds: _grade(args, roster, seeds)
+
+
+def _grade(args, roster, seeds):
+    from tfdist_instructor.term import classgrade, slurm
+
     runner = slurm.SlurmGrader(tasks=args.slurm_tasks, options=[o for s in args.slurm_option for o in shlex.split(s)]) \
         if args.slurm else None
     results, taken, rows = classgrade.grade_class(
         Path(args.submissions), Path(args.out), roster, exercise=args.exercise, timeout_s=args.timeout, jobs=args.jobs,
-        sandboxed=not args.trust_submissions, only=args.only, hand=args.hand,
-        seeds=scores.recorded_seeds(args.out) if args.replay_seeds else args.seed,
+        sandboxed=not args.trust_submissions, only=args.only, hand=args.hand, seeds=seeds,
         policy_dir=args.policy_dir, slurm=runner)
     print(f"\n{len(results)} submissions graded, {len(taken.unmatched)} not graded (unmatched.csv); totals of "
           f"{len(rows)} students in {Path(args.out) / 'totals.csv'}")
@@ -60,6 +59,8 @@ def add_gradebook(subparsers):
     parser.add_argument("--out", required=True, metavar="CSV")
     parser.add_argument("--canvas-assignment", action="append", default=[], metavar="EXERCISE=ID",
                         help="the Canvas assignment id of an exercise (repeatable)")
+    parser.add_argument("--zeros-for-missing", action="store_true",
+                        help="export 0 for students with no graded submission (default: a blank cell, left ungraded)")
     parser.set_defaults(func=run_gradebook)
 
 
@@ -73,11 +74,26 @@ def run_gradebook(args):
         if not (Path(report) / totals.TOTALS_FILE).is_file():
             raise FileNotFoundError(f"no {totals.TOTALS_FILE} in {report}: grade it with --roster first")
         rows = totals.read_totals(report)
-        by_exercise[rows[0]["exercise"] if rows else Path(report).name] = rows
+        exercise = rows[0]["exercise"] if rows else Path(report).name
+        if exercise in by_exercise:
+            raise ValueError(f"two reports of {exercise} ({report} and another): give one report folder per exercise")
+        by_exercise[exercise] = rows
+    ids = {}
+    for given in args.canvas_assignment:
+        exercise, _, number = given.partition("=")
+        if exercise not in by_exercise or not number.strip().isdigit():
+            raise ValueError(f"--canvas-assignment {given}: give EXERCISE=ID, an exercise of these reports "
+                             f"({', '.join(by_exercise)}) and Canvas's numeric assignment id")
+        ids[exercise] = number.strip()
     if args.format == "canvas":
-        ids = dict(a.split("=", 1) for a in args.canvas_assignment)
-        path = gradebooks.canvas(by_exercise, roster, args.out, ids)
+        path = gradebooks.canvas(by_exercise, roster, args.out, ids, zeros=args.zeros_for_missing)
     else:
-        path = gradebooks.moodle(by_exercise, roster, args.out)
+        path = gradebooks.moodle(by_exercise, roster, args.out, zeros=args.zeros_for_missing)
     print(f"{args.format} gradebook of {len(roster.students)} students, {len(by_exercise)} exercise(s): {path}")
+    for exercise, missing in gradebooks.not_graded(by_exercise, roster).items():
+        if missing:
+            left = "exported as 0 (--zeros-for-missing)" if args.zeros_for_missing else \
+                "left blank, not 0 (--zeros-for-missing exports 0)"
+            print(f"{exercise}: {len(missing)} student(s) with no graded submission, {left}: "
+                  + ", ".join(f"{sid} ({why})" for sid, why in missing))
     return 0

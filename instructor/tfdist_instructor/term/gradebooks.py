@@ -3,9 +3,17 @@
 Canvas (Grades > Import): one row per student with the columns Student ("Last, First"), ID (the
 Canvas user id), SIS User ID, SIS Login ID and Section, then one column per assignment; a header
 "Name (1234)" updates the Canvas assignment with id 1234, a bare name creates an assignment.
-Source: "Import a CSV file to Carmen (Canvas) Grades", Ohio State's Canvas guide
+Canvas finds the student by the name, the ID or the SIS User ID (one of them is enough). SIS User
+ID, SIS Login ID and Section are the institution's values: they are copied from the roster's
+``sis_user_id``, ``sis_login_id`` and ``section`` columns when it has them, and left blank
+otherwise (never filled with another field). Source: "Import a CSV file to Carmen (Canvas)
+Grades", Ohio State's Canvas guide
 (https://teaching.resources.osu.edu/toolsets/carmencanvas/guides/calculating-final-grades/import-csv-file-carmen-grades),
-which lists those required columns.
+which lists those columns ("Student Name OR Student ID OR Student SIS User ID ... Only one of these
+three fields is required").
+
+A student who was not graded (no submission, or files held back: see unmatched.csv) gets a blank
+cell, which the platforms leave ungraded, not a 0; ``zeros=True`` exports 0 for them instead.
 
 Moodle (Grades > Import > CSV file): the import reads the format of Moodle's own CSV export
 (First name, Last name, ID number, Email address, one column per grade item); the teacher maps
@@ -18,38 +26,52 @@ from pathlib import Path
 
 CANVAS_COLUMNS = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
 MOODLE_COLUMNS = ["First name", "Last name", "ID number", "Email address"]
+GRADED = {"graded", "rejected", "timed out", "failed"}  # statuses of a file the grader judged: its 0 is a grade
 
 
-def canvas(rows_by_exercise, roster, path, assignment_ids=None):
+def canvas(rows_by_exercise, roster, path, assignment_ids=None, zeros=False):
     """Write the Canvas import CSV for ``{exercise: totals rows}``; ``assignment_ids`` maps an
     exercise to its Canvas assignment id."""
     assignment_ids = assignment_ids or {}
     headers = [f"{ex} ({assignment_ids[ex]})" if ex in assignment_ids else ex for ex in rows_by_exercise]
-    table = _scores(rows_by_exercise)
+    table = _scores(rows_by_exercise, zeros)
     with open(path, "w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f)
         writer.writerow(CANVAS_COLUMNS + headers)
         for s in roster.students:
             first, last = _split(s.name)
-            writer.writerow([f"{last}, {first}" if first else last, s.on("canvas"), s.id, s.email, "",
-                             *[table[ex].get(s.id, "") for ex in rows_by_exercise]])
+            writer.writerow([f"{last}, {first}" if first else last, s.on("canvas"), s.column("sis_user_id"),
+                             s.column("sis_login_id"), s.column("section"),
+                             *[table[ex].get(s.id, "0" if zeros else "") for ex in rows_by_exercise]])
     return Path(path)
 
 
-def moodle(rows_by_exercise, roster, path):
+def moodle(rows_by_exercise, roster, path, zeros=False):
     """Write the Moodle import CSV for ``{exercise: totals rows}``."""
-    table = _scores(rows_by_exercise)
+    table = _scores(rows_by_exercise, zeros)
     with open(path, "w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f)
         writer.writerow(MOODLE_COLUMNS + list(rows_by_exercise))
         for s in roster.students:
             first, last = _split(s.name)
-            writer.writerow([first, last, s.id, s.email, *[table[ex].get(s.id, "") for ex in rows_by_exercise]])
+            writer.writerow([first, last, s.id, s.email,
+                             *[table[ex].get(s.id, "0" if zeros else "") for ex in rows_by_exercise]])
     return Path(path)
 
 
-def _scores(rows_by_exercise):
-    return {ex: {r["id"]: r["total"] for r in rows} for ex, rows in rows_by_exercise.items()}
+def not_graded(rows_by_exercise, roster):
+    """``{exercise: [(student id, why), ...]}``: the roster students with no graded submission."""
+    missing = {}
+    for ex, rows in rows_by_exercise.items():
+        by_id = {r["id"]: r for r in rows}
+        missing[ex] = [(s.id, by_id[s.id]["status"] if s.id in by_id else "not in totals.csv")
+                       for s in roster.students if s.id not in by_id or by_id[s.id]["status"] not in GRADED]
+    return missing
+
+
+def _scores(rows_by_exercise, zeros):
+    return {ex: {r["id"]: r["total"] if r["status"] in GRADED else ("0" if zeros else "") for r in rows}
+            for ex, rows in rows_by_exercise.items()}
 
 
 def _split(name):

@@ -5,10 +5,12 @@
 ``setup.sh`` and ``run_autograder`` at the root of the archive; Gradescope unpacks it into
 /autograder/source, runs setup.sh once while building its image, then run_autograder for each
 submission (in /autograder/submission), which must write /autograder/results/results.json with
-``score``, ``execution_time``, ``output``, ``visibility``, ``stdout_visibility`` and ``tests``.
+``score``, ``execution_time``, ``output``, ``visibility``, ``stdout_visibility`` and ``tests``;
+the text is Markdown, declared with ``"output_format": "md"`` at the top and in every test.
 Here run_autograder grades the submitted notebook exactly as ``tfdist-instructor grade`` does:
 its probes in the student's kernel, the points decided in this process, bubblewrap when the
-container allows it. ``AUTOGRADER_ROOT`` moves /autograder (a local trial run), and
+container allows it; where it does not (no user namespaces), the results say so at the top of
+their output, in bold, and run_autograder prints it. ``AUTOGRADER_ROOT`` moves /autograder (a local trial run), and
 ``AUTOGRADER_PYTHON`` picks the interpreter. Hand-graded points are left to Gradescope's manual
 grading (add a question worth them next to the autograder).
 """
@@ -25,6 +27,7 @@ SETUP = """\
 #!/usr/bin/env bash
 # Gradescope runs this once, as root, while it builds the autograder's (Ubuntu) image.
 set -euo pipefail
+apt-get update
 apt-get install -y --no-install-recommends python3 python3-venv python3-pip bubblewrap util-linux
 python3 -m venv /autograder/venv
 /autograder/venv/bin/python -m pip install --quiet -r /autograder/source/requirements.txt
@@ -70,8 +73,9 @@ def _add(z, name, text, executable=True):
     z.writestr(info, text)
 
 
-def results(result, seconds, hand_points=0.0):
-    """results.json for a GradeResult: the score, the feedback, and one test per question."""
+def results(result, seconds, hand_points=0.0, unsandboxed=None):
+    """results.json for a GradeResult: the score, the feedback, and one test per question;
+    ``unsandboxed``: why the submission ran without the sandbox, said first in the output."""
     from tfdist_instructor.grading import feedback
 
     tests = []
@@ -81,10 +85,17 @@ def results(result, seconds, hand_points=0.0):
         tests.append({"name": question, "number": str(number), "score": score, "max_score": possible,
                       "status": "passed" if score == possible else "failed",
                       "output": "\n".join(lines) or "not graded: the notebook did not run this far",
-                      "visibility": "visible"})
+                      "output_format": "md", "visibility": "visible"})
     note = f"\n\n{hand_points:g} more point(s) are graded by hand." if hand_points else ""
-    return {"score": result.score, "execution_time": round(seconds), "output": feedback(result) + note,
-            "visibility": "visible", "stdout_visibility": "hidden", "tests": tests}
+    warning = f"{unsandboxed_note(unsandboxed)}\n\n" if unsandboxed else ""
+    return {"score": result.score, "execution_time": round(seconds), "output": warning + feedback(result) + note,
+            "output_format": "md", "visibility": "visible", "stdout_visibility": "hidden", "tests": tests}
+
+
+def unsandboxed_note(why):
+    """The warning of a submission graded without bubblewrap."""
+    return (f"**Warning: this submission was graded WITHOUT the sandbox ({why}).** The score is decided "
+            "outside the notebook as always, but the notebook ran with the autograder's own rights.")
 
 
 def _case_line(t):
@@ -103,13 +114,16 @@ def run(root, exercise, timeout_s):
 
     root, started = Path(root), time.monotonic()
     notebooks = sorted((root / "submission").rglob("*.ipynb"))
+    unsandboxed = sandbox.unavailable()
+    if unsandboxed:
+        print(unsandboxed_note(unsandboxed).replace("**", ""), flush=True)
     if len(notebooks) == 1:
-        result = grade_submission(notebooks[0], exercise, timeout_s, sandboxed=sandbox.unavailable() is None)
+        result = grade_submission(notebooks[0], exercise, timeout_s, sandboxed=unsandboxed is None)
     else:
         result = GradeResult(student="submission", file="", exercise=exercise, status="rejected",
                              problems=[f"submit exactly one .ipynb file; found {len(notebooks)}"])
     (root / "results").mkdir(parents=True, exist_ok=True)
-    answer = results(result, time.monotonic() - started, hand_possible(exercise))
+    answer = results(result, time.monotonic() - started, hand_possible(exercise), unsandboxed)
     (root / "results" / "results.json").write_text(json.dumps(answer, indent=2))
     return answer
 

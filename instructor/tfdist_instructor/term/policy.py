@@ -7,24 +7,37 @@
     s1003 = 2
     s1007 = 2026-03-09T23:59:00Z
 
-How late a submission is comes from its platform, and the totals say which source was used:
-Canvas's file names carry only a LATE marker (Canvas judges it against the student's own due
-date, so record extensions in Canvas too): a LATE file loses one day's penalty. Gradescope's
-export metadata carries the submission time; Moodle and Colab downloads carry none in their
-names, so the file's modification time is used.
+Every value is checked when the file is read, before any grading: a quoted number or date, a
+percent sign, a negative count is refused in one line naming the file and the key.
+
+How late a submission is comes from its platform, and the totals say which source was used.
+Gradescope's export metadata carries the submission time; Moodle and Colab downloads carry none
+in their names, so the file's modification time is used; all three get the deadline, the
+extensions and the limit. Canvas's file names carry only a LATE marker, judged by Canvas against
+the due date Canvas knows, and no time (its zip entries are written at download time), so two
+rules cannot be applied to them and the totals and the console say so per file: a LATE file
+counts as one day (the late limit cannot tell one day from ten), and a LATE file of a student
+with an extension here loses nothing (Canvas may not know the extension); check those in Canvas.
 """
 
 import dataclasses
 import datetime
 import math
-import tomllib
 from pathlib import Path
 
-from tfdist_instructor import REPO_ROOT
+from tfdist_instructor import REPO_ROOT, toml
 
 POLICY_DIR = REPO_ROOT / "grading" / "policy"
 DAY = datetime.timedelta(days=1)
 KEYS = {"deadline", "late_penalty", "late_limit_days", "extensions"}
+DATE_TIME = "a date-time with its zone, unquoted, e.g. 2026-03-02T23:59:00Z"
+
+
+@dataclasses.dataclass(frozen=True)
+class Lateness:
+    days: int
+    source: str  # where the judgement came from
+    note: str = ""  # a rule that could not be applied to this submission, and why
 
 
 @dataclasses.dataclass(frozen=True)
@@ -37,26 +50,41 @@ class Policy:
 
     @classmethod
     def for_exercise(cls, exercise, folder=POLICY_DIR):
-        """The policy of ``exercise`` (no deadline when it has no file); ValueError for a bad file."""
+        """The policy of ``exercise`` (no deadline when it has no file); ValueError naming the file
+        and the key for anything wrong in it."""
         path = Path(folder) / f"{exercise}.toml"
         if not path.is_file():
             return cls(exercise)
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except tomllib.TOMLDecodeError as error:
+            data = toml.loads(path.read_text(encoding="utf-8"))
+        except toml.TOMLDecodeError as error:
             raise ValueError(f"{path}: {error}") from None
         unknown = set(data) - KEYS
         if unknown:
             raise ValueError(f"{path}: unknown key(s) {', '.join(sorted(unknown))}; "
                              f"the keys are {', '.join(sorted(KEYS))}")
         deadline = data.get("deadline")
-        if deadline is not None and not (isinstance(deadline, datetime.datetime) and deadline.tzinfo):
-            raise ValueError(f"{path}: deadline must be a date-time with its zone, e.g. 2026-03-02T23:59:00Z")
-        penalty = float(data.get("late_penalty", 0.0))
+        if deadline is not None and not _zoned(deadline):
+            raise ValueError(f"{path}: deadline must be {DATE_TIME}; got {deadline!r}")
+        penalty = data.get("late_penalty", 0.0)
+        if not _number(penalty):
+            raise ValueError(f"{path}: late_penalty must be a number, the share of the total lost per started "
+                             f"day (0.10 for 10%); got {penalty!r}")
         if not 0 <= penalty <= 1:
             raise ValueError(f"{path}: late_penalty is a share of the total per day, between 0 and 1; got {penalty}")
-        return cls(exercise, deadline, penalty, data.get("late_limit_days"),
-                   tuple(sorted((str(k), v) for k, v in data.get("extensions", {}).items())))
+        limit = data.get("late_limit_days")
+        if limit is not None and not (_number(limit) and limit == int(limit) and limit >= 0):
+            raise ValueError(f"{path}: late_limit_days must be a whole number of days >= 0, unquoted "
+                             f"(late_limit_days = 5); got {limit!r}")
+        extensions = data.get("extensions", {})
+        if not isinstance(extensions, dict):
+            raise ValueError(f"{path}: extensions must be a table ([extensions], one 'id = days' per line)")
+        for student, value in extensions.items():
+            if not ((_number(value) and value >= 0) or _zoned(value)):
+                raise ValueError(f"{path}: extensions.{student} must be days (a number >= 0) or {DATE_TIME}; "
+                                 f"got {value!r}")
+        return cls(exercise, deadline, float(penalty), None if limit is None else int(limit),
+                   tuple(sorted((str(k), v) for k, v in extensions.items())))
 
     def deadline_for(self, student):
         """``student``'s deadline: the exercise's, moved by their extension."""
@@ -65,15 +93,35 @@ class Policy:
             return extension
         return self.deadline + extension * DAY if self.deadline and extension else self.deadline
 
-    def days_late(self, student, claim):
-        """Started days late for ``claim`` (a platforms.Claim) and the source of that judgement."""
-        if claim.late is not None:
-            return (1 if claim.late else 0), claim.time_source
+    def lateness(self, student, claim):
+        """How late ``claim`` (a platforms.Claim) is for ``student``: a Lateness."""
+        if claim.late is not None:  # Canvas: a marker, no time
+            return self._marked(student, claim)
         deadline = self.deadline_for(student)
         if deadline is None or claim.submitted_at is None:
-            return 0, claim.time_source or "no submission time"
+            return Lateness(0, claim.time_source or "no submission time")
         late = claim.submitted_at - deadline
-        return (math.ceil(late / DAY) if late > datetime.timedelta(0) else 0), claim.time_source
+        return Lateness(math.ceil(late / DAY) if late > datetime.timedelta(0) else 0, claim.time_source)
+
+    def _marked(self, student, claim):
+        if not claim.late:
+            return Lateness(0, claim.time_source)
+        extension = dict(self.extensions).get(student)
+        if extension is not None:
+            given = f"{extension:g} days" if _number(extension) else f"until {extension.isoformat()}"
+            return Lateness(0, claim.time_source, f"Canvas marked it LATE, but the extension ({given}) cannot be "
+                                                  "checked against a name without a time: no penalty applied; "
+                                                  "check the submission time in Canvas")
+        note = ""
+        if self.late_limit_days is not None:
+            note = (f"Canvas marked it LATE without saying how late: counted as 1 day; the late limit "
+                    f"({self.late_limit_days} days) cannot be applied; check the submission time in Canvas")
+        return Lateness(1, claim.time_source, note)
+
+    def days_late(self, student, claim):
+        """Started days late for ``claim`` and the source of that judgement."""
+        judged = self.lateness(student, claim)
+        return judged.days, judged.source
 
     def penalty(self, days, total):
         """Points lost for ``days`` late on an exercise worth ``total``."""
@@ -82,3 +130,11 @@ class Policy:
         if self.late_limit_days is not None and days > self.late_limit_days:
             return float(total)
         return min(float(total), round(days * self.late_penalty * total, 4))
+
+
+def _number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _zoned(value):
+    return isinstance(value, datetime.datetime) and value.tzinfo is not None

@@ -6,6 +6,11 @@ the address students will use (``retarget``), and makes it a git repository with
 no history of the instructor's repository comes along. Solutions, masters, question files (the
 hidden cases and their rubrics) and the instructor package are never copied; a check after the
 copy refuses the release if any path of theirs is there.
+
+Students get pages written for them: the README is ``student_readme.md`` (the lessons table taken
+from the course README, the docs that were released), ``exercises/README.md`` stops before its
+section for instructors, and a relative link in any released Markdown page (or notebook) to a
+file that was not released is replaced by its text, so every link left resolves in the release.
 """
 
 import shutil
@@ -13,6 +18,7 @@ import subprocess
 from pathlib import Path
 
 from tfdist_instructor import REPO_ROOT, retarget
+from tfdist_instructor.term import studentpages
 
 COPIED = ("README.md", "pyproject.toml", "environment.yml", "notebooks", "exercises", "tfdist_edu", "docs")
 DECKS = ("slides",)
@@ -49,6 +55,7 @@ def release(out, repo=None, ref=None, root=REPO_ROOT, decks=False):
     for name in WITHHELD:
         (out / name).unlink(missing_ok=True)
     (out / "Makefile").write_text(MAKEFILE)
+    studentpages.write(out, root)
     retarget.retarget(out, repo, ref)
     leaked = [str(p.relative_to(out)) for p in out.rglob("*")
               if p.relative_to(out).parts[0] in NEVER or str(p.relative_to(out)) in WITHHELD]

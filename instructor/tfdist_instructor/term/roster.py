@@ -4,7 +4,17 @@
 ``id`` is the course's own identifier: it names the student in ``scores.csv``, the totals, the
 hand-graded points and the gradebooks. Platform ids are how each platform's downloads name the
 student (Canvas: the numeric user id; Moodle: the participant number of the assignment;
-Gradescope: the SID of the export's metadata).
+Gradescope: the SID of the export's metadata). Where each comes from in the platforms' own
+exports: ``canvas_id`` is the "ID" column of Canvas's Grades > Export CSV (the numeric user id, also
+in the Canvas download's file names); ``moodle_id`` is the number of "Participant 501" in the
+"Identifier" column of the assignment's grading worksheet (View all submissions > Download grading
+worksheet), the number Moodle puts in its download's names; ``gradescope_id`` is the SID of
+Gradescope's roster. Optional ``sis_user_id``, ``sis_login_id`` and ``section`` (the Canvas export's
+"SIS User ID", "SIS Login ID" and "Section") are copied into the Canvas gradebook; without them those
+cells stay blank.
+
+Headers are read as written by hand or by a spreadsheet: any case, spaces around them or inside
+("Canvas ID"), separated by commas or semicolons.
 """
 
 import csv
@@ -14,6 +24,7 @@ from pathlib import Path
 
 REQUIRED = ("id", "name", "email")
 PLATFORM_COLUMN = re.compile(r"^(?P<platform>[a-z]+)_id$")
+COPIED = ("sis_user_id", "sis_login_id", "section")  # carried to the Canvas gradebook as they are
 
 
 @dataclasses.dataclass(frozen=True)
@@ -22,6 +33,11 @@ class Student:
     name: str
     email: str
     platform_ids: tuple = ()  # ((platform, value), ...)
+    copied: tuple = ()  # ((column, value), ...) of COPIED
+
+    def column(self, name):
+        """The roster's ``name`` column (one of COPIED) for this student, or ""."""
+        return dict(self.copied).get(name, "")
 
     def on(self, platform):
         """This student's id on ``platform`` ("canvas", "moodle", ...), or ""."""
@@ -42,20 +58,30 @@ class Roster:
         if not path.is_file():
             raise FileNotFoundError(f"no roster at {path}")
         with open(path, newline="", encoding="utf-8-sig") as f:
-            reader = csv.DictReader(f)
-            missing = [c for c in REQUIRED if c not in (reader.fieldnames or [])]
-            if missing:
-                raise ValueError(f"{path}: the roster needs the columns {', '.join(REQUIRED)}; "
-                                 f"missing: {', '.join(missing)}")
-            platforms = [c for c in reader.fieldnames if PLATFORM_COLUMN.match(c)]
-            students, seen = [], set()
-            for line, row in enumerate(reader, start=2):
-                sid = (row["id"] or "").strip()
-                if not sid or sid in seen:
-                    raise ValueError(f"{path} line {line}: {'an empty' if not sid else 'a repeated'} id {sid!r}")
-                seen.add(sid)
-                ids = tuple((PLATFORM_COLUMN.match(c)["platform"], row[c].strip()) for c in platforms if row[c].strip())
-                students.append(Student(sid, row["name"].strip(), row["email"].strip(), ids))
+            lines = f.read().splitlines()
+        header = lines[0] if lines else ""
+        delimiter = ";" if header.count(";") > header.count(",") else ","
+        reader = csv.reader(lines, delimiter=delimiter, skipinitialspace=True)
+        found = next(reader, [])
+        names = [_column(c) for c in found]
+        missing = [c for c in REQUIRED if c not in names]
+        if missing:
+            shown = ", ".join(repr(c) for c in found) or "none (an empty file)"
+            raise ValueError(f"{path}: the roster needs the columns {', '.join(REQUIRED)}; missing: "
+                             f"{', '.join(missing)}; the header read was {shown} (separated by {delimiter!r})")
+        platforms = [c for c in names if PLATFORM_COLUMN.match(c)]
+        students, seen = [], set()
+        for line, cells in enumerate(reader, start=2):
+            if not any(c.strip() for c in cells):
+                continue
+            row = dict(zip(names, (c.strip() for c in cells)))
+            sid = row.get("id", "")
+            if not sid or sid in seen:
+                raise ValueError(f"{path} line {line}: {'an empty' if not sid else 'a repeated'} id {sid!r}")
+            seen.add(sid)
+            ids = tuple((PLATFORM_COLUMN.match(c)["platform"], row[c]) for c in platforms if row.get(c))
+            copied = tuple((c, row[c]) for c in COPIED if row.get(c))
+            students.append(Student(sid, row.get("name", ""), row.get("email", ""), ids, copied))
         return cls(students)
 
     def by_platform(self, platform, value):
@@ -73,6 +99,11 @@ class Roster:
         token = token.lower()
         return [s for s in self.students
                 if token in (s.id.lower(), s.email.lower(), s.email.lower().split("@")[0])]
+
+
+def _column(header):
+    """A header as the roster's columns are named: "Canvas ID " -> "canvas_id"."""
+    return re.sub(r"[\s-]+", "_", header.strip().lower())
 
 
 def _key(name, squeeze):

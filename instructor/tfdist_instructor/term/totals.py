@@ -3,17 +3,19 @@
 An exercise's total is stated once, in its question files: the automatic points are the sum of
 their cases, the hand-graded points the ``HAND_POINTS`` of a question with a written answer
 (exercise 3: 2). Hand-graded points come from a CSV with the columns ``id,exercise,points``.
-``totals.csv`` has one row per roster student, those without a submission included.
+``totals.csv`` has one row per roster student, those without a submission included. It belongs
+to the class: grading again into the same report replaces only the rows of the students graded
+(or held back) in that run; every other row stays byte for byte (see :func:`merged`).
 """
 
 import csv
 from pathlib import Path
 
-from tfdist_instructor.grading import catalog
+from tfdist_instructor.grading import catalog, scores
 
 TOTALS_FILE = "totals.csv"
 COLUMNS = ["id", "name", "email", "exercise", "auto", "hand", "late_days", "late_penalty", "total", "possible",
-           "status", "platform", "submitted_at", "lateness_from", "file"]
+           "status", "platform", "submitted_at", "lateness_from", "file", "lateness_note"]
 
 
 def hand_possible(exercise):
@@ -61,32 +63,42 @@ def totals(results, intake, roster, policy, hand):
             held = [c for c, _ in intake.unmatched if [s.id for s in c.students] == [student.id]]
             status = "not graded: see unmatched.csv" if held else "no submission"
             rows.append({**row, "auto": "0", "hand": "0", "late_days": "0", "late_penalty": "0", "total": "0",
-                         "status": status, "platform": "", "submitted_at": "", "lateness_from": "", "file": ""})
+                         "status": status, "platform": "", "submitted_at": "", "lateness_from": "", "file": "",
+                         "lateness_note": ""})
             continue
-        days, source = policy.days_late(student.id, claim)
+        judged = policy.lateness(student.id, claim)
         got = result.score + hand.get(student.id, 0.0)
-        lost = policy.penalty(days, possible(policy.exercise))
+        lost = policy.penalty(judged.days, possible(policy.exercise))
         rows.append({**row, "auto": f"{result.score:g}", "hand": f"{hand.get(student.id, 0.0):g}",
-                     "late_days": str(days), "late_penalty": f"{lost:g}", "total": f"{max(0.0, got - lost):g}",
+                     "late_days": str(judged.days), "late_penalty": f"{lost:g}", "total": f"{max(0.0, got - lost):g}",
                      "status": result.status, "platform": claim.platform,
                      "submitted_at": claim.submitted_at.isoformat() if claim.submitted_at else "",
-                     "lateness_from": source, "file": result.file})
+                     "lateness_from": judged.source, "file": result.file, "lateness_note": judged.note})
     return rows
 
 
 def merged(old_rows, new_rows, students):
-    """``new_rows`` for ``students`` (a regrade of some), ``old_rows`` for everyone else, in roster order."""
+    """``new_rows`` for ``students`` (those graded or held back now), ``old_rows`` for everyone else,
+    unchanged, in their order; a new row of a student the old table lacks is added after them."""
     fresh = {r["id"]: r for r in new_rows if r["id"] in students}
-    return [fresh.get(r["id"], r) for r in old_rows] + [r for sid, r in fresh.items()
-                                                         if sid not in {o["id"] for o in old_rows}]
+    known = {o["id"] for o in old_rows}
+    return [fresh.get(r["id"], r) for r in old_rows] + [r for r in new_rows if r["id"] not in known]
+
+
+def summary(row):
+    """How a totals row's total was made, for the console and the feedback: "10 automatic, -1 for 1 day
+    late (Canvas's LATE marker ...)", with the rule that could not be applied, if any."""
+    parts = [f"{row['auto']} automatic"] + ([f"{row['hand']} by hand"] if float(row["hand"] or 0) else [])
+    late = int(row["late_days"] or 0)
+    if float(row["late_penalty"] or 0):
+        parts.append(f"-{row['late_penalty']} for {late} day{'s' * (late != 1)} late ({row['lateness_from']})")
+    return ", ".join(parts) + (f"; {row['lateness_note']}" if row.get("lateness_note") else "")
 
 
 def write_totals(rows, out_dir):
+    """``out_dir/totals.csv``, written beside and moved into place (never half a table)."""
     path = Path(out_dir) / TOTALS_FILE
-    with open(path, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=COLUMNS)
-        writer.writeheader()
-        writer.writerows(rows)
+    scores.write(path, COLUMNS, rows)
     return path
 
 

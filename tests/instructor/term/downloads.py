@@ -2,7 +2,7 @@
 (cited beside each pattern in tfdist_instructor/term/platforms.py), with the roster that goes with it.
 
 ``make_class(folder, notebook_for)`` writes one submission per platform naming scheme, plus an
-unmatched file, a duplicated student and a late one; ``notebook_for(student)`` gives each file's
+unmatched file, a duplicated student, a late one and a PDF uploaded beside a notebook; ``notebook_for(student)`` gives each file's
 notebook (an nbformat notebook).
 """
 
@@ -35,6 +35,7 @@ submission_88001:
 MOODLE_TIME = datetime.datetime(2026, 3, 2, 20, 0, tzinfo=datetime.timezone.utc)
 FILES = {  # file (as downloaded) -> (student the file is for, what the test expects)
     f"doejane_12345_67890_{EXERCISE}.ipynb": ("s1001", "canvas"),
+    f"doejane_12345_67899_{EXERCISE}.pdf": ("s1001", "canvas, a PDF beside the notebook"),
     f"smithbob_LATE_23456_67891_{EXERCISE}.ipynb": ("s1002", "canvas, late"),
     f"Ana María López_501_assignsubmission_file_{EXERCISE}.ipynb": ("s1003", "moodle"),
     f"Wei Chen_502_assignsubmission_file_/{EXERCISE}.ipynb": ("s1004", "moodle folders, by name"),
@@ -59,7 +60,10 @@ def make_class(folder, notebook_for):
             nb.metadata["student_id"] = student
         path = folder / name
         path.parent.mkdir(parents=True, exist_ok=True)
-        nbformat.write(nb, path)
+        if path.suffix == ".pdf":
+            path.write_bytes(b"%PDF-1.4\n% the student's notebook, printed\n")
+        else:
+            nbformat.write(nb, path)
         # as unzipped from the download: the time the platform stored (Moodle and Colab have no other)
         os.utime(path, (MOODLE_TIME.timestamp(), MOODLE_TIME.timestamp()))
     roster = folder.parent / "roster.csv"

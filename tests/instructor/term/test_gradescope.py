@@ -18,10 +18,10 @@ from tfdist_instructor.term import gradescope
 EXERCISE = "05_ring_allreduce"
 # The keys of results.json and of each test, with their types, from Gradescope's specification
 # (https://gradescope-autograders.readthedocs.io/en/latest/specs/).
-TOP = {"score": (int, float), "execution_time": (int, float), "output": str, "visibility": str,
-       "stdout_visibility": str, "tests": list, "extra_data": dict}
+TOP = {"score": (int, float), "execution_time": (int, float), "output": str, "output_format": str,
+       "visibility": str, "stdout_visibility": str, "tests": list, "extra_data": dict}
 TEST = {"score": (int, float), "max_score": (int, float), "status": str, "name": str, "number": str,
-        "output": str, "visibility": str, "tags": list, "extra_data": dict}
+        "output": str, "output_format": str, "visibility": str, "tags": list, "extra_data": dict}
 VISIBILITY = {"hidden", "after_due_date", "after_published", "visible"}
 
 
@@ -31,10 +31,12 @@ def check_results(answer):
     for key, value in answer.items():
         assert isinstance(value, TOP[key]), (key, value)
     assert answer["visibility"] in VISIBILITY and answer["stdout_visibility"] in VISIBILITY
+    assert answer["output_format"] == "md"  # the feedback is Markdown
     for test in answer["tests"]:
         assert set(test) <= set(TEST) and {"score", "max_score", "name"} <= set(test), test
         assert all(isinstance(v, TEST[k]) for k, v in test.items()), test
         assert test["status"] in ("passed", "failed") and test["visibility"] in VISIBILITY
+        assert test["output_format"] == "md"
 
 
 def run_autograder(zip_path, notebook, root):
@@ -81,3 +83,20 @@ def test_run_autograder_gives_a_solution_full_marks_in_a_valid_results_json(pack
 def test_an_unknown_exercise_is_refused_naming_the_exercises(tmp_path):
     with pytest.raises(ValueError, match="unknown exercise 'nope'; the exercises are: 01_global_batch"):
         gradescope.build("nope", tmp_path / "a.zip")
+
+
+def test_setup_updates_apts_lists_before_installing(package):
+    with zipfile.ZipFile(package) as z:
+        setup = z.read("setup.sh").decode()
+    assert setup.index("apt-get update") < setup.index("apt-get install")
+
+
+def test_a_submission_graded_without_the_sandbox_says_so_first_and_loudly():
+    from tfdist_instructor.grading import GradeResult
+
+    result = GradeResult(student="submission", file="a.ipynb", exercise=EXERCISE, possible_by_question={"q1": 2.0})
+    answer = gradescope.results(result, 3.0, unsandboxed="no user namespaces (kernel.unprivileged_userns_clone=0)")
+    check_results(answer)
+    assert answer["output"].startswith("**Warning: this submission was graded WITHOUT the sandbox (no user "
+                                       "namespaces (kernel.unprivileged_userns_clone=0)).**")
+    assert "WITHOUT the sandbox" not in gradescope.results(result, 3.0)["output"]

@@ -76,3 +76,46 @@ def test_a_bad_roster_is_refused_in_one_line_naming_the_problem(tmp_path, text, 
     (tmp_path / "roster.csv").write_text(text)
     with pytest.raises(ValueError, match=message):
         Roster.load(tmp_path / "roster.csv")
+
+
+def test_a_notebook_and_a_pdf_from_one_student_grade_the_notebook_and_list_the_pdf(downloads, tmp_path):
+    folder, roster = downloads  # the class's downloads hold s1001's notebook and a PDF of it
+    taken = intake.take_in(folder, roster)
+    assert taken.matched["s1001"].path.name == f"doejane_12345_67890_{EXERCISE}.ipynb"
+    problems = {c.path.name: why for c, why in taken.unmatched}
+    assert problems[f"doejane_12345_67899_{EXERCISE}.pdf"] == (
+        f"extra: s1001 also sent doejane_12345_67899_{EXERCISE}.pdf, not a notebook; their notebook "
+        f"doejane_12345_67890_{EXERCISE}.ipynb is graded")
+    assert [why.split(":")[0] for c, why in taken.unmatched if c.students and c.students[0].id == "s1008"] == \
+        ["duplicated", "duplicated"]  # two notebooks stay a duplicate: none graded
+
+
+@pytest.mark.parametrize("name, late", [("anon_Xq7Fp_67890_05_ring_allreduce.ipynb", False),
+                                        ("LATE_anon_Xq7Fp_67890_05_ring_allreduce.ipynb", True)])
+def test_canvas_anonymous_downloads_keep_their_id_and_late_mark(tmp_path, name, late):
+    """Canvas's get_filename writes [users_name, "LATE", "anon_<anonymous_id>"] without the name when
+    the assignment anonymizes students (lib/content_zipper.rb)."""
+    (tmp_path / "roster.csv").write_text("id,name,email,canvas_id\ns1,Jane Doe,j@x.example,anon_Xq7Fp\n")
+    (tmp_path / "in").mkdir()
+    nbformat.write(_blank(None), tmp_path / "in" / name)
+    [claim] = platforms.recognise(tmp_path / "in", Roster.load(tmp_path / "roster.csv"))
+    assert (claim.platform, claim.late, claim.said) == ("canvas", late, "canvas anonymous submission anon_Xq7Fp")
+    assert [s.id for s in claim.students] == ["s1"]
+
+
+@pytest.mark.parametrize("text", [
+    "ID,Name,Email,Canvas_ID\ns1,Jane Doe,jane@x.example,12345\n",
+    "id; name; email; canvas_id\ns1; Jane Doe; jane@x.example; 12345\n",
+    "id, name, email, Canvas ID\ns1, Jane Doe, jane@x.example, 12345\n",
+])
+def test_a_roster_is_read_whatever_the_case_spaces_or_separator_of_its_header(tmp_path, text):
+    (tmp_path / "roster.csv").write_text(text)
+    [jane] = Roster.load(tmp_path / "roster.csv").students
+    assert (jane.id, jane.name, jane.email, jane.on("canvas")) == ("s1", "Jane Doe", "jane@x.example", "12345")
+
+
+def test_a_roster_without_a_column_shows_the_header_it_read(tmp_path):
+    (tmp_path / "roster.csv").write_text("Student ID,Full Name,E-mail\ns1,Jane Doe,jane@x.example\n")
+    with pytest.raises(ValueError, match="missing: id, name, email; the header read was 'Student ID', "
+                                         "'Full Name', 'E-mail' \\(separated by ','\\)"):
+        Roster.load(tmp_path / "roster.csv")

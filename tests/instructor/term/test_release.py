@@ -121,3 +121,41 @@ def test_a_release_into_a_folder_that_is_not_empty_is_refused_in_one_line(tmp_pa
     assert release.main([str(tmp_path)]) == 2
     assert capsys.readouterr().err.strip() == f"release: {tmp_path} is not empty: give a new folder for the release"
     assert [p.name for p in tmp_path.iterdir()] == ["old.txt"]
+
+
+def _markdown_pages(folder):
+    """(file, Markdown text) for every .md file and every Markdown cell of every notebook in ``folder``."""
+    for path in sorted(folder.rglob("*")):
+        if ".git" in path.parts or not path.is_file():
+            continue
+        if path.suffix == ".md":
+            yield path, path.read_text(encoding="utf-8")
+        elif path.suffix == ".ipynb":
+            nb = nbformat.read(path, as_version=4)
+            yield from ((path, c.source) for c in nb.cells if c.cell_type == "markdown")
+
+
+def test_every_relative_link_in_the_release_resolves_inside_it(released):
+    from tfdist_instructor.term import studentpages
+
+    checked, dead = 0, []
+    for path, text in _markdown_pages(released):
+        for target in studentpages.links(text):
+            checked += 1
+            if not studentpages.resolves(path, target):
+                dead.append(f"{path.relative_to(released)}: {target}")
+    assert checked > 50 and dead == []
+
+
+def test_the_release_readme_is_written_for_students(released):
+    readme = (released / "README.md").read_text()
+    for instructor_only in ("make test", "make grade", "make release", "tfdist-instructor", "private",
+                            "instructor-guide", "solutions/", "slides/README.md", "Maintainers"):
+        assert instructor_only not in readme, instructor_only
+    lessons = sorted(p.name for p in (released / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    assert all(f"(notebooks/{name})" in readme for name in lessons) and "make demo" in readme
+    assert f"colab.research.google.com/github/{REPO}/blob/{REF}/notebooks/" in readme  # retargeted
+    assert "(exercises/README.md)" in readme
+    exercises = (released / "exercises" / "README.md").read_text()
+    assert "## For students" in exercises and "For instructors" not in exercises
+    assert "tfdist-instructor" not in exercises

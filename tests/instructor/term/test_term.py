@@ -1,11 +1,16 @@
 """A graded term end to end, for real: the release; a roster; Canvas-, Moodle-, Gradescope- and
-Colab-named downloads with an unmatched, a duplicated and a late one; grading; a regrade with the
-recorded seed; hand-graded points; both gradebooks and the Gradescope autograder; and the same
-class graded on a real two-node Slurm (tests/slurm's fixture), a task killed and requeued, with
-scores identical to the local run. `pytest -s` prints every report file."""
+Colab-named downloads with an unmatched, a duplicated and a late one, and a PDF beside a notebook;
+grading; every documented regrade route (``--only ID --replay-seeds``, one file copied into a
+folder of its own and graded with its recorded ``--seed``, with the roster and without it, the
+whole class with ``--replay-seeds``), each into a copy of the class's report, none changing
+another student's row; hand-graded points; both gradebooks and the Gradescope autograder; and
+the same class graded on a real two-node Slurm (tests/slurm's fixture), a task killed and
+requeued, with scores identical to the local run. `pytest -s` prints every report file."""
 
+import contextlib
 import csv
 import importlib.util
+import io
 import os
 import shutil
 import sys
@@ -64,6 +69,25 @@ def _show(*paths):
         print(f"\n--- {path.name}\n{path.read_text()}")
 
 
+ROUTES = ("regraded", "one-file", "one-file-no-roster", "replayed")
+LATE_FILE = f"smithbob_LATE_23456_67891_{EXERCISE}.ipynb"
+
+
+def _logged(log, argv):
+    """``cli.main(argv)`` with what it printed (stdout and stderr) kept in ``log``; its exit code."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        code = cli.main(argv)
+    log.write_text(out.getvalue())
+    print(out.getvalue())
+    return code
+
+
+def _lines(path):
+    """A CSV file's lines, as bytes, keyed by their first cell (the student)."""
+    return {ln.split(b",", 1)[0]: ln for ln in path.read_bytes().splitlines()}
+
+
 @pytest.fixture(scope="module")
 def term(tmp_path_factory):
     """Everything the term's instructor does on one machine, in order; the folders it leaves."""
@@ -73,21 +97,31 @@ def term(tmp_path_factory):
     (base / "policy").mkdir()
     (base / "policy" / f"{EXERCISE}.toml").write_text(POLICY)
     common = ["--roster", str(roster), "--policy-dir", str(base / "policy"), "--timeout", "300", "--jobs", "2"]
-    assert cli.main(["grade", str(base / "downloads"), "--out", str(base / "graded"), *common]) == 0
-    shutil.copytree(base / "graded", base / "regraded")  # the class's report, regraded in place for one student
+    graded = ["grade", str(base / "downloads"), "--out", str(base / "graded"), *common]
+    assert _logged(base / "grade.log", graded) == 0
+    for route in ROUTES:  # each regrade route into a copy of the class's report
+        shutil.copytree(base / "graded", base / route)
     assert cli.main(["grade", str(base / "downloads"), "--out", str(base / "regraded"), *common,
                      "--only", PLANTED[0], "--replay-seeds"]) == 0
+    (base / "regrade").mkdir()  # exercises/README's recipe: one student's file in a folder of its own
+    shutil.copy2(base / "downloads" / LATE_FILE, base / "regrade" / LATE_FILE)
+    seed = {r["student"]: r["seed"] for r in _csv(base / "graded" / "scores.csv")}["s1002"]
+    assert cli.main(["grade", str(base / "regrade"), "--out", str(base / "one-file"), *common, "--seed", seed]) == 0
+    assert _logged(base / "one-file-no-roster.log", ["grade", str(base / "regrade"), "--out",
+                                                     str(base / "one-file-no-roster"), "--seed", seed]) == 2
+    assert cli.main(["grade", str(base / "downloads"), "--out", str(base / "replayed"), *common,
+                     "--replay-seeds"]) == 0
     capstone = base / "capstone"
     capstone.mkdir()
     nbformat.write(nbformat.read(REPO_ROOT / "solutions/03_svhn_capstone/03_svhn_capstone.ipynb", as_version=4),
                    capstone / "doejane_12345_70001_03_svhn_capstone.ipynb")
     (base / "hand.csv").write_text("id,exercise,points\ns1001,03_svhn_capstone,1.5\n")
     assert cli.main(["grade", str(capstone), "--out", str(base / "capstone-graded"), "--roster", str(roster),
-                     "--hand", str(base / "hand.csv"), "--timeout", "400"]) == 0
+                     "--hand", str(base / "hand.csv"), "--timeout", "800"]) == 0  # fit cells: minutes when busy
     for fmt in ("canvas", "moodle"):
-        assert cli.main(["gradebook", str(base / "graded"), str(base / "capstone-graded"), "--roster", str(roster),
-                         "--format", fmt, "--out", str(base / f"{fmt}.csv"),
-                         "--canvas-assignment", f"{EXERCISE}=4711"]) == 0
+        assert _logged(base / f"{fmt}.log", [
+            "gradebook", str(base / "graded"), str(base / "capstone-graded"), "--roster", str(roster), "--format", fmt,
+            "--out", str(base / f"{fmt}.csv"), "--canvas-assignment", f"{EXERCISE}=4711"]) == 0
     _show(*[base / "graded" / n for n in ("scores.csv", "unmatched.csv", "totals.csv")],
           base / "capstone-graded" / "totals.csv", base / "canvas.csv", base / "moodle.csv")
     return base
@@ -105,7 +139,7 @@ def test_every_matched_student_is_graded_under_their_roster_id_and_the_rest_are_
     assert scores["s1004"]["score"] == "7.5", seen
     assert all(r["score"] == "10" for s, r in scores.items() if s != "s1004"), seen
     unmatched = {r["file"]: r["problem"].split(":")[0] for r in _csv(term / "graded" / "unmatched.csv")}
-    assert sorted(unmatched.values()) == ["duplicated", "duplicated", "unmatched"], unmatched
+    assert sorted(unmatched.values()) == ["duplicated", "duplicated", "extra", "unmatched"], unmatched
     totals = {r["id"]: r for r in _csv(term / "graded" / "totals.csv")}
     assert totals["s1008"]["status"] == "not graded: see unmatched.csv" and totals["s1008"]["total"] == "0"
 
@@ -119,6 +153,57 @@ def test_the_late_canvas_file_loses_a_days_penalty_and_the_extension_saves_the_l
     assert totals["s1003"]["lateness_from"].startswith("the file's modification time")
 
 
+def test_a_notebook_with_a_pdf_beside_it_is_graded_and_the_pdf_listed(term):
+    jane = {r["student"]: r for r in _csv(term / "graded" / "scores.csv")}["s1001"]
+    assert (jane["score"], jane["file"]) == ("10", f"doejane_12345_67890_{EXERCISE}.ipynb")
+    extra = {r["file"]: r for r in _csv(term / "graded" / "unmatched.csv")}[f"doejane_12345_67899_{EXERCISE}.pdf"]
+    assert extra["problem"].startswith("extra: s1001 also sent") and extra["student"] == "s1001"
+
+
+def test_the_late_students_feedback_and_the_console_show_the_penalty_and_the_total(term):
+    feedback = (term / "graded" / "feedback" / "s1002.md").read_text()
+    assert "- Automatic score: **10 / 10** (graded)" in feedback
+    assert "- Total: **9 / 10** (10 automatic, -1 for 1 day late (Canvas's LATE marker" in feedback
+    said = (term / "grade.log").read_text()
+    assert "s1002: total 9 / 10 (10 automatic, -1 for 1 day late (Canvas's LATE marker" in said
+    late = {r["id"]: r for r in _csv(term / "graded" / "totals.csv")}["s1002"]
+    assert "the late limit (5 days) cannot be applied" in late["lateness_note"] and late["lateness_note"] in said
+
+
+@pytest.mark.parametrize("route, student", [("regraded", PLANTED[0]), ("one-file", "s1002"), ("replayed", None)])
+def test_every_documented_regrade_route_leaves_every_other_students_rows_byte_identical(term, route, student):
+    """--only ID --replay-seeds; one file in a folder of its own with its --seed and the roster; the whole
+    class with --replay-seeds: each into a copy of the class's report."""
+    before, after = _lines(term / "graded" / "totals.csv"), _lines(term / route / "totals.csv")
+    assert list(after) == list(before)  # the same students, in the same order: nobody added, nobody zeroed
+    others = [sid for sid in before if sid not in (b"id", (student or "").encode())]
+    assert [sid for sid in others if after[sid] != before[sid]] == []
+    assert after == before  # the regraded student too: the recorded seed replays the same total
+    assert (term / route / "unmatched.csv").read_bytes() == (term / "graded" / "unmatched.csv").read_bytes()
+    scores_before, scores_after = (_csv(term / folder / "scores.csv") for folder in ("graded", route))
+    assert [_timeless(r) for r in scores_after] == [_timeless(r) for r in scores_before]
+    changed = {r["student"] for r, o in zip(scores_after, scores_before, strict=True) if r != o}
+    assert changed == ({student} if student else {r["student"] for r in scores_before})
+
+
+def test_the_one_file_regrade_without_the_roster_is_refused_and_changes_nothing(term):
+    said = (term / "one-file-no-roster.log").read_text()
+    assert "was graded with --roster (it holds totals.csv)" in said and "--roster ROSTER.csv --seed" in said
+    for name in ("scores.csv", "totals.csv", "unmatched.csv"):
+        assert (term / "one-file-no-roster" / name).read_bytes() == (term / "graded" / name).read_bytes()
+
+
+def test_the_gradebooks_leave_a_held_back_student_blank_and_say_who(term):
+    canvas = {r["ID"]: r for r in _csv(term / "canvas.csv")}
+    assert canvas["34567"][f"{EXERCISE} (4711)"] == ""  # s1008: both files held back (duplicated)
+    moodle = {r["ID number"]: r for r in _csv(term / "moodle.csv")}
+    assert moodle["s1008"][EXERCISE] == ""
+    for fmt in ("canvas", "moodle"):
+        said = (term / f"{fmt}.log").read_text()
+        assert f"{EXERCISE}: 1 student(s) with no graded submission, left blank, not 0" in said
+        assert "s1008 (not graded: see unmatched.csv)" in said
+
+
 def test_a_regrade_with_the_recorded_seed_gives_the_same_score_and_leaves_the_others_untouched(term):
     before = {r["student"]: r for r in _csv(term / "graded" / "scores.csv")}
     after = {r["student"]: r for r in _csv(term / "regraded" / "scores.csv")}
@@ -130,9 +215,10 @@ def test_a_regrade_with_the_recorded_seed_gives_the_same_score_and_leaves_the_ot
 def test_hand_graded_points_reach_the_totals_and_both_gradebooks(term):
     jane = {r["id"]: r for r in _csv(term / "capstone-graded" / "totals.csv")}["s1001"]
     assert (jane["auto"], jane["hand"], jane["total"], jane["possible"]) == ("10", "1.5", "11.5", "12")
-    canvas = {r["SIS User ID"]: r for r in _csv(term / "canvas.csv")}
-    assert canvas["s1001"][f"{EXERCISE} (4711)"] == "10" and canvas["s1001"]["03_svhn_capstone"] == "11.5"
-    assert canvas["s1002"]["ID"] == "23456" and canvas["s1002"][f"{EXERCISE} (4711)"] == "9"
+    canvas = {r["Student"]: r for r in _csv(term / "canvas.csv")}
+    assert canvas["Doe, Jane"][f"{EXERCISE} (4711)"] == "10" and canvas["Doe, Jane"]["03_svhn_capstone"] == "11.5"
+    assert canvas["Smith, Bob"]["ID"] == "23456" and canvas["Smith, Bob"][f"{EXERCISE} (4711)"] == "9"
+    assert canvas["Smith, Bob"]["SIS User ID"] == canvas["Smith, Bob"]["SIS Login ID"] == ""  # the roster has none
     moodle = {r["Email address"]: r for r in _csv(term / "moodle.csv")}
     assert moodle["jane.doe@uni.example"]["03_svhn_capstone"] == "11.5"
     assert moodle["wei.chen@uni.example"][EXERCISE] == "7.5"

@@ -37,6 +37,14 @@ def test_the_notebook_the_readme_and_the_grader_state_the_same_total(exercise):
         assert "by hand" not in intro
 
 
+def test_every_row_of_the_exercises_table_has_the_headers_cells():
+    lines = (REPO_ROOT / "exercises" / "README.md").read_text().splitlines()
+    start = lines.index("| exercise | what you practise | points |")
+    table = [ln for ln in lines[start:start + 7] if ln.startswith("|")]
+    cells = {ln.split("](")[0]: len(re.findall(r"(?<!\\)\|", ln.replace("`|`", ""))) for ln in table}
+    assert len(table) == 7 and set(cells.values()) == {4}, cells
+
+
 def test_exercise_3_is_worth_12_of_which_2_by_hand():
     assert (totals.possible("03_svhn_capstone"), totals.hand_possible("03_svhn_capstone")) == (12.0, 2.0)
 
