@@ -77,7 +77,8 @@ def test_timeline_alt_says_when_each_phase_of_each_replica_runs():
     events = [trace.Event(0, "forward", "a", 0.0, 2.0), trace.Event(0, "backward", "b", 2.0, 3.0),
               trace.Event(0, "all-reduce", "c", 4.5, 0.5), trace.Event(0, "update", "d", 5.0, 0.5)]
     alt = plots.alt_text(scaling_plots.plot_timeline(events, "test data"))
-    assert "backward 2.0-5.0 ms (3.0 ms busy)" in alt and "all-reduce 4.5-5.0 ms" in alt
+    assert "replica 0: forward 2.0 ms, backward 3.0 ms, all-reduce 0.5 ms, update 0.5 ms" in alt
+    assert "1 all-reduce ops, 1 of them start before the last backward op ends at 5.0 ms" in alt
     assert "5.5 ms in all" in alt and "bars:" not in alt
 
 

