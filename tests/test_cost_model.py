@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tfdist_edu import cost_model
+from tfdist_edu import cost_model, fitting
 
 
 def test_ring_moves_two_n_minus_one_over_n_of_the_bytes():
@@ -151,3 +151,92 @@ def test_reduce_to_one_device_is_priced_by_its_root():
     fitted = cost_model.fit_link(sizes, ns, [link.all_reduce_s(s, n) for s, n in zip(sizes, ns)],
                                  algorithm="one device")
     assert fitted == cost_model.Link(pytest.approx(1e-5), pytest.approx(1e9), "one device")
+
+
+# Non-negative fits: a time is a sum of costs, none of them negative.
+
+def _planted_bend():
+    """Per-example cost that grows with the batch (caches overflow): a straight line through
+    these points by plain least squares needs a negative fixed cost."""
+    batches = np.array([64.0, 128, 256, 512, 1024])
+    return batches, 1e-4 * batches * (1 + batches / 1024)
+
+
+def test_plain_least_squares_gives_the_planted_data_a_negative_intercept():
+    batches, seconds = _planted_bend()
+    design = np.stack([np.ones_like(batches), batches], axis=1) / seconds[:, None]
+    fixed, _ = np.linalg.lstsq(design, np.ones_like(seconds), rcond=None)[0]
+    assert fixed < 0  # the dataset really is one where the unconstrained fit goes below zero
+
+
+def test_fit_line_keeps_the_fixed_cost_at_zero_or_above_where_least_squares_goes_negative():
+    batches, seconds = _planted_bend()
+    line = cost_model.fit_line(batches, seconds)
+    assert line.fixed >= 0 and line.slope > 0
+    assert np.all(line(np.array([0, 1, 8, 16, 4096])) >= 0)
+
+
+def test_nnls_matches_least_squares_when_the_unconstrained_answer_is_already_non_negative():
+    rng = np.random.default_rng(0)
+    design = rng.uniform(0.5, 2.0, size=(12, 3))
+    truth = np.array([0.3, 1.2, 0.05])
+    target = design @ truth + rng.normal(0, 1e-3, 12)
+    assert fitting.nnls(design, target) == pytest.approx(np.linalg.lstsq(design, target, rcond=None)[0])
+
+
+def test_nnls_finds_the_best_fit_among_non_negative_coefficients():
+    rng = np.random.default_rng(1)
+    design, target = rng.normal(size=(20, 3)), rng.normal(size=20)
+    best = fitting.nnls(design, target)
+    residual = np.sum((design @ best - target) ** 2)
+    assert np.all(best >= 0)
+    for _ in range(2000):  # no non-negative point nearby or far fits better
+        other = np.abs(best + rng.normal(0, 0.5, 3))
+        assert np.sum((design @ other - target) ** 2) >= residual - 1e-12
+
+
+def test_nnls_refuses_bad_input_with_one_line():
+    with pytest.raises(ValueError, match="design and m targets"):
+        fitting.nnls(np.ones((3, 2)), np.ones(4))
+    with pytest.raises(ValueError, match="finite"):
+        fitting.nnls(np.ones((3, 2)), np.array([1.0, np.nan, 2.0]))
+
+
+def test_fit_line_refuses_a_non_positive_time_or_a_single_point():
+    with pytest.raises(ValueError, match="every y must be > 0"):
+        cost_model.fit_line([1, 2, 3], [0.1, 0.0, 0.3])
+    with pytest.raises(ValueError, match="2 or more"):
+        cost_model.fit_line([1], [0.1])
+
+
+def test_fit_link_never_fits_a_negative_latency_to_noisy_timings():
+    sizes, ns = [1e4, 1e6, 1e7, 1e4, 1e6, 1e7], [2, 2, 2, 4, 4, 4]
+    link = cost_model.Link(0.0, 5e9, "one device")
+    noisy = [link.all_reduce_s(s, n) - 2e-5 for s, n in zip(sizes, ns)]  # a fixed cost over-subtracted
+    fitted = cost_model.fit_link(sizes, ns, noisy, algorithm="one device")
+    assert fitted.latency_s == 0.0 and 0 < fitted.bandwidth < np.inf
+    assert all(fitted.all_reduce_s(s, n) >= 0 for s, n in zip(sizes, ns))
+
+
+def test_fit_line_with_curvature_recovers_a_cost_per_example_that_grows_with_the_batch():
+    batches, seconds = _planted_bend()
+    line = cost_model.fit_line(batches, seconds, curvature=True)
+    assert line.fixed == pytest.approx(0, abs=1e-9)
+    assert line.slope == pytest.approx(1e-4) and line.curvature == pytest.approx(1e-4 / 1024)
+
+
+def test_shared_cores_with_a_curvature_let_more_replicas_spend_less_compute():
+    curved = cost_model.StepModel(cost_model.Line(0.001, 1e-4, 1e-7), cost_model.Link(0, 1e12), 1.0,
+                                  shared_cores=True)
+    assert curved.compute_s(4, 1024) < curved.compute_s(1, 1024)  # 4 x 256 costs less than 1024
+    straight = cost_model.StepModel(cost_model.Line(0.001, 1e-4), cost_model.Link(0, 1e12), 1.0,
+                                    shared_cores=True)
+    assert straight.compute_s(4, 1024) > straight.compute_s(1, 1024)  # four fixed costs instead of one
+
+
+def test_reaches_inverts_the_line_with_or_without_curvature():
+    for line in (cost_model.Line(0.002, 1e-4), cost_model.Line(0.002, 1e-4, 3e-7)):
+        b = line.reaches(0.01)
+        assert float(line(b)) == pytest.approx(0.01)
+    assert cost_model.Line(0.002, 1e-4).reaches(0.001) == 0.0
+    assert cost_model.Line(0.002, 0.0).reaches(0.01) is None
