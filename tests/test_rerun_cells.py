@@ -60,7 +60,7 @@ def test_rerunning_the_cells_that_write_lesson_8s_coordinator_script_writes_the_
     nb = nbformat.read(ROOT / "notebooks" / "08_parameter_server.ipynb", as_version=4)
     code = [c for c in nb.cells if c.cell_type == "code"]
     first = next(i for i, c in enumerate(code) if "WORKDIR = " in c.source)
-    join = next(i for i, c in enumerate(code) if 'WORKDIR / "ps_coordinator.py"' in c.source)
+    join = next(i for i, c in enumerate(code) if 'Path("ps_coordinator.py")' in c.source)
     cells = code[first:join + 1]
     assert any("%%writefile" in c.source for c in cells) and "%%writefile -a" not in str(cells)
     client = NotebookClient(nbformat.v4.new_notebook(cells=cells), timeout=120, kernel_name="python3",

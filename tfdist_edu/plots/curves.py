@@ -1,10 +1,12 @@
-"""6. Training curves: per-epoch metrics of several runs."""
+"""6. Training curves: per-epoch metrics of several runs, and per-step losses compared with a
+reference run (lesson 7: two workers against one machine)."""
 
 import matplotlib.lines
 import matplotlib.pyplot as plt
 import matplotlib.ticker
 import numpy as np
 
+from tfdist_edu.plots.alt import set_alt
 from tfdist_edu.plots.style import _check_runs, _figure_function, _measured_on, color_for
 
 
@@ -37,4 +39,52 @@ def plot_training_curves(runs, metrics=("loss", "accuracy")):
     if not isinstance(runs, dict):
         _measured_on(fig, runs)
         fig.subplots_adjust(bottom=0.2)
+    return fig
+
+
+def _first_gap(gap):
+    """The 1-based number of the first step whose gap is not zero, or None."""
+    return next((step for step, g in enumerate(gap, start=1) if g != 0), None)
+
+
+@_figure_function
+def plot_step_losses(runs, reference):
+    """The loss of every step of several runs, and each run's gap to ``reference``, step by step.
+
+    ``runs`` maps a run's name to its list of per-step losses (all the same length);
+    ``reference`` names the run the others are compared with. The lower panel draws the
+    relative gap ``|loss - reference| / reference`` on a symmetric-log axis, so a run that
+    matches bit for bit lies on 0 and a rounding-level drift stays visible.
+    """
+    if reference not in runs:
+        raise ValueError(f"reference {reference!r} is not one of the runs {list(runs)}")
+    lengths = {name: len(losses) for name, losses in runs.items()}
+    if len(set(lengths.values())) != 1 or not lengths[reference]:
+        raise ValueError(f"every run needs the same, non-zero number of steps: {lengths}")
+    base = np.asarray(runs[reference], dtype="float64")
+    steps = np.arange(1, len(base) + 1)
+    fig, (loss_ax, gap_ax) = plt.subplots(2, 1, figsize=(11, 8), sharex=True,
+                                          gridspec_kw={"height_ratios": [3, 2]})
+    said = []
+    for name, losses in runs.items():
+        style = {"lw": 3, "alpha": 0.5} if name == reference else {"lw": 1.5, "ls": "--"}
+        loss_ax.plot(steps, losses, color=color_for(name), label=name, **style)
+        if name == reference:
+            continue
+        gap = np.abs(np.asarray(losses, dtype="float64") - base) / np.abs(base)
+        gap_ax.plot(steps, gap, color=color_for(name), lw=1.5, marker="o", ms=3, label=name)
+        first = _first_gap(gap)
+        said.append(f"{name}: identical at every step" if first is None else
+                    f"{name}: first differs at step {first}, largest relative gap {gap.max():.1e}")
+    loss_ax.set_ylabel("loss")
+    loss_ax.set_title("Loss of every training step")
+    loss_ax.legend()
+    gap_ax.set_yscale("symlog", linthresh=1e-7)
+    gap_ax.set_ylabel(f"relative gap\nto {reference}")
+    gap_ax.set_xlabel("step")
+    gap_ax.set_title(f"How far each run is from {reference}")
+    fig.suptitle("The same training, step by step", fontsize=16, fontweight="bold")
+    fig.tight_layout()
+    set_alt(fig, f"Loss of each of {len(base)} training steps of {len(runs)} runs, compared with "
+                 f"{reference}. " + "; ".join(said) + ".")
     return fig
