@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 import psutil
+import pytest
 
 from tfdist_edu import supervisor
 
@@ -84,3 +85,21 @@ def test_a_failed_worker_is_reported_with_its_full_log_the_hidden_lines_included
     assert "exited with status 3" in message and "Aborting RingReduce" in message
     assert "Error received from peer" in message
     assert not sup.children["worker 0"].lines, "nothing of it was streamed"
+
+
+@pytest.mark.parametrize("line", [
+    "The error could be from a previous operation. Restart your program to reset.",
+    "\t [[{{node adam/CollectiveReduceV2}}]] [Op:__inference_one_step_on_data_1234]",
+    "/job:worker/replica:0/task:1",
+    "The tasks have crashed. Check the task logs for details.",
+])
+def test_the_continuation_lines_of_a_peer_gone_error_are_hidden(line):
+    from tfdist_edu.supervisor import is_log_noise
+
+    assert is_log_noise(line)
+
+
+def test_a_workers_own_error_line_stays_visible():
+    from tfdist_edu.supervisor import is_log_noise
+
+    assert not is_log_noise("RuntimeError: worker 1 could not read its data")

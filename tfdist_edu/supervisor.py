@@ -54,7 +54,11 @@ _NOISE = re.compile(
     r"Unable to register cu(DNN|FFT|BLAS) factory|TF-TRT Warning|"
     r"computation placer already registered|"
     r"^Additional GRPC error information from remote target|"
-    r"^:?[A-Z_]*:?Error received from peer"
+    r"^:?[A-Z_]*:?Error received from peer|"
+    # The continuation lines TensorFlow adds under a collective's error when a peer went away.
+    r"^The error could be from a previous operation\. Restart your program to reset\.$|"
+    r"^\s*\[\[\{\{node [^}]*\}\}\]\]|^/job:\w+/replica:\d+/task:\d+$|"
+    r"^The tasks have crashed\. Check the task logs"
 )
 _PEER_GONE = re.compile(
     r"Connection reset by peer|Socket closed|failed to connect to all addresses|"
