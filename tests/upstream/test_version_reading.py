@@ -6,6 +6,7 @@ from importlib import metadata
 
 import pytest
 import test_sentinels
+from packaging.version import Version
 from tfdist_instructor import compat, machine
 
 NIGHTLIES = {"tf-nightly": "2.23.0.dev20261026", "keras-nightly": "3.16.0.dev2026102704",
@@ -54,6 +55,7 @@ def test_installed_versions_are_those_of_the_modules_imported_here():
     import keras
     import tensorflow as tf
 
-    assert machine.installed_version("keras") == keras.__version__
-    assert machine.installed_version("tensorflow") == tf.__version__
+    # Compared as versions: tf-nightly's module says 2.23.0-dev20261026, its distribution 2.23.0.dev...
+    assert Version(machine.installed_version("keras")) == Version(keras.__version__)
+    assert Version(machine.installed_version("tensorflow")) == Version(tf.__version__)
     assert machine.installed_version("no_such_module_here") is None
