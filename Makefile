@@ -4,7 +4,8 @@
 # Instructors: make grade SUBMISSIONS=dir [ROSTER=csv], make gradebook, make gradescope, make slides,
 #   make handouts, make exercises, make compat, make retarget REPO=owner/name REF=branch, make outputs (after
 #   make test), make release OUT=dir [REPO=owner/name REF=branch].
-# Maintainers: make upstream-canary (the newest TensorFlow/Keras against the lessons).
+# Maintainers: make upstream-canary [NIGHTLY=1] (the newest TensorFlow/Keras, or the nightlies,
+#   against the lessons).
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
@@ -145,10 +146,12 @@ colab-test:
 	PYTHON=$(PYTHON) scripts/colab_stack.sh $(PYTEST_ARGS)
 
 # The upstream sentinels (tests/upstream, docs/upstream.md) and every lesson, fast, against the
-# newest TensorFlow and Keras on the registry, in .venv-canary/; weekly in
-# .github/workflows/upstream-canary.yml.
+# newest TensorFlow and Keras on the registry, in .venv-canary/; NIGHTLY=1: against tf-nightly,
+# keras-nightly and tf-keras-nightly instead (DRY_RUN=1 prints the commands). Weekly on the
+# releases and nightly on the nightlies in .github/workflows/upstream-canary.yml.
+NIGHTLY ?= 0
 upstream-canary:
-	PYTHON=$(PYTHON) scripts/upstream_canary.sh $(PYTEST_ARGS)
+	PYTHON=$(PYTHON) NIGHTLY=$(NIGHTLY) scripts/upstream_canary.sh $(PYTEST_ARGS)
 
 clean:
 	rm -rf build tour-report

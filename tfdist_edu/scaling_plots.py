@@ -8,9 +8,10 @@ hardware and data it came from in a footnote, in the style of ``tfdist_edu.plots
 import matplotlib.pyplot as plt
 import numpy as np
 
-from tfdist_edu import cost_model, widgets
+from tfdist_edu import cost_model
 from tfdist_edu.plots.alt import set_alt
 from tfdist_edu.plots.style import _figure_function, _footnote, _nth_color
+from tfdist_edu.speedup import speedup_explorer, what_if  # noqa: F401 (lesson 5's what-if panel)
 
 PHASE_COLOURS = {"forward": "#4c72b0", "backward": "#55a868", "all-reduce": "#c44e52",
                  "update": "#8172b2"}
@@ -157,47 +158,3 @@ def plot_what_if(models, batches, device_counts=(2, 4, 8)):
     _footnote(fig, [label for _, label in models.values()])
     fig.tight_layout(rect=(0, 0.02, 1, 1))
     return fig
-
-
-def what_if(parameters_m, per_device_batch, link_gb_s, devices, ms_per_example, fixed_ms,
-            latency_us):
-    """Text: predicted speed-up and efficiency of ``devices`` GPUs for a model of that size."""
-    model = cost_model.StepModel(
-        compute=cost_model.Line(fixed_ms / 1e3, ms_per_example / 1e3),
-        link=cost_model.Link(latency_us / 1e6, link_gb_s * 1e9),
-        gradient_bytes=4 * parameters_m * 1e6)
-    batch = devices * per_device_batch
-    one, many = model.step_s(1, batch), model.step_s(devices, batch)
-    reduce_ms = 1e3 * model.link.all_reduce_s(model.gradient_bytes, devices)
-    return (f"{parameters_m:g} M parameters ({4 * parameters_m:.0f} MB of float32 gradients), "
-            f"global batch {batch} = {devices} GPUs x {per_device_batch}, links at {link_gb_s:g} GB/s\n"
-            f"  step: 1 GPU {1e3 * one:.1f} ms; {devices} GPUs {1e3 * many:.1f} ms "
-            f"(all-reduce {reduce_ms:.1f} ms)\n"
-            f"  speed-up {model.speedup(devices, per_device_batch):.2f}x, "
-            f"efficiency {100 * model.efficiency(devices, per_device_batch):.0f}%")
-
-
-def speedup_explorer(ms_per_example, fixed_ms, parameters_m, link_gb_s, latency_us,
-                     per_device_batch=64, devices=4):
-    """An ``Explorer`` (ipywidgets, with a text fallback) over ``what_if``; the caller gives
-    the published figures (``cost_model.PUBLISHED``) it starts from."""
-
-    def compute(parameters_m, per_device_batch, link_gb_s, devices):
-        return what_if(parameters_m, per_device_batch, link_gb_s, devices, ms_per_example,
-                       fixed_ms, latency_us)
-
-    def make_controls(w, values):
-        style = {"description_width": "initial"}
-        return {
-            "parameters_m": w.FloatLogSlider(value=values["parameters_m"], base=10, min=-1, max=3,
-                                             description="parameters (M)", style=style),
-            "per_device_batch": w.IntSlider(value=values["per_device_batch"], min=1, max=1024,
-                                            description="per-GPU batch", style=style),
-            "link_gb_s": w.FloatLogSlider(value=values["link_gb_s"], base=10, min=0, max=3,
-                                          description="link GB/s", style=style),
-            "devices": w.IntSlider(value=values["devices"], min=2, max=16, description="GPUs",
-                                   style=style),
-        }
-
-    return widgets.Explorer(compute, dict(parameters_m=parameters_m, per_device_batch=per_device_batch,
-                                          link_gb_s=link_gb_s, devices=devices), make_controls)

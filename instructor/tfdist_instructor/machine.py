@@ -2,8 +2,11 @@
 
 Read without importing TensorFlow: the CPU model and core count from the OS, the versions from
 the installed distributions. Used for stored lesson outputs and the lesson-time table.
+A version is that of the distribution providing the module (``installed_version``), so
+tf-nightly, keras-nightly and tf-keras-nightly (the nightly canary) are read as well.
 """
 
+import functools
 import os
 import platform
 from importlib import metadata
@@ -21,15 +24,31 @@ def cpu_model():
     return platform.processor() or platform.machine()
 
 
-def versions(names=("tensorflow", "keras")):
-    """"TensorFlow 2.21.0, Keras 3.15.1" for whichever of ``names`` are installed."""
-    found = []
-    for name in names:
+@functools.lru_cache(maxsize=None)
+def _providers():
+    return metadata.packages_distributions()
+
+
+def installed_version(module):
+    """The version of the distribution that installs the import package ``module``, or None.
+
+    Whatever its distribution is called: ``keras`` comes from keras or keras-nightly,
+    ``tensorflow`` from tensorflow, tensorflow-cpu or tf-nightly, ``tf_keras`` from tf-keras
+    or tf-keras-nightly.
+    """
+    for distribution in _providers().get(module, []):
         try:
-            found.append(f"{name.capitalize().replace('flow', 'Flow')} {metadata.version(name)}")
+            return metadata.version(distribution)
         except metadata.PackageNotFoundError:
             continue
-    return ", ".join(found)
+    return None
+
+
+def versions(names=("tensorflow", "keras")):
+    """"TensorFlow 2.21.0, Keras 3.15.1" for whichever of the modules ``names`` are installed."""
+    found = [(name, installed_version(name)) for name in names]
+    return ", ".join(f"{name.capitalize().replace('flow', 'Flow')} {version}"
+                     for name, version in found if version is not None)
 
 
 def describe():

@@ -5,7 +5,9 @@ A failing one names the upstream issue and the places in the course to update, s
 never keeps explaining a bug that a release has fixed. Bugs that need a cluster are reproduced
 by the support matrix (tests/instructor/test_compat.py, the sentinels there). The whole list,
 with where each workaround lives: docs/upstream.md. `make upstream-canary` runs these against
-the newest TensorFlow and Keras on the registry.
+the newest TensorFlow and Keras on the registry, or (NIGHTLY=1) their nightlies. Versions are
+read from the modules (``keras.__version__``), as the nightlies' distributions are named
+tf-nightly and keras-nightly.
 """
 import subprocess
 import sys
@@ -23,9 +25,19 @@ def _run(script):
     return result.returncode, result.stdout + result.stderr
 
 
+def versions():
+    """(TensorFlow, Keras) versions of the modules this process imports, whatever the
+    distributions providing them are called (tensorflow or tf-nightly, keras or keras-nightly)."""
+    import keras
+    import tensorflow as tf
+
+    return tf.__version__, keras.__version__
+
+
 def _fixed(issue, what, where):
-    return (f"{issue} looks fixed on TensorFlow {metadata.version('tensorflow')} / Keras "
-            f"{metadata.version('keras')}: {what}. Update {where}, then this sentinel.")
+    tensorflow, keras = versions()
+    return (f"{issue} looks fixed on TensorFlow {tensorflow} / Keras {keras}: {what}. "
+            f"Update {where}, then this sentinel.")
 
 
 @pytest.mark.slow
@@ -49,12 +61,18 @@ def test_keras_19246_steps_per_execution_still_fails_under_mirrored_strategy():
 DIVIDES_BY_BATCH = {"3.13.2": False, "3.15.1": True}
 
 
+def divides_by_batch(keras_version):
+    """Whether lesson 3 expects the penalty divided by the batch on this Keras: as listed, and
+    for any other release or nightly (3.16.0.dev...) as 3.15.1 does."""
+    return DIVIDES_BY_BATCH.get(keras_version, True)
+
+
 def test_keras_22018_the_activity_regulariser_penalty_is_what_lesson_3_says():
     code, output = _run("activity_regulariser.py")
     assert code == 0, output[-2000:]
     divided = "PENALTY 1.0000" in output
-    version = metadata.version("keras")
-    expected = DIVIDES_BY_BATCH.get(version, True)  # newer releases: as 3.15.1 does
+    version = versions()[1]
+    expected = divides_by_batch(version)
     assert divided == expected, _fixed(
         "keras-team/keras#22018", f"the penalty is {'divided by' if divided else 'summed over'} "
         f"the batch on Keras {version}", "lesson 3 (the activity-regulariser cells) and "

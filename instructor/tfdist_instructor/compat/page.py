@@ -5,7 +5,6 @@ machine the page names; the template holds the page's fixed text and layout.
 """
 
 import glob
-import importlib.metadata
 import os
 import platform
 
@@ -13,6 +12,7 @@ import jinja2
 
 from tfdist_instructor.compat.job import PER_REPLICA_BATCH, STEPS
 from tfdist_instructor.compat.outcome import FAILS, NO_HARDWARE, PATHS, WORKS, WRONG_METRICS
+from tfdist_instructor.machine import installed_version
 
 PATH_TITLES = {
     "keras_fit": "Keras 3 `Model.fit`",
@@ -82,19 +82,17 @@ def _advice(by_key, rows, cols):
 def environment():
     """The versions and machine a table was measured with, as a dict of strings.
 
-    Reads installed package versions without importing TensorFlow.
+    Reads installed package versions without importing TensorFlow, by module: the nightlies
+    (tf-nightly, keras-nightly, tf-keras-nightly) count as TensorFlow, Keras and tf-keras.
     """
 
-    def version(dist):
-        try:
-            return importlib.metadata.version(dist)
-        except importlib.metadata.PackageNotFoundError:
-            return "not installed"
+    def version(module):
+        return installed_version(module) or "not installed"
 
     return {
         "tensorflow": version("tensorflow"),
         "keras": version("keras"),
-        "tf_keras": version("tf-keras"),
+        "tf_keras": version("tf_keras"),
         "python": platform.python_version(),
         "machine": _machine(),
     }
