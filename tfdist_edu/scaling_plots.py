@@ -8,7 +8,6 @@ hardware and data it came from in a footnote, in the style of ``tfdist_edu.plots
 import matplotlib.pyplot as plt
 import numpy as np
 
-from tfdist_edu import cost_model
 from tfdist_edu.plots.alt import set_alt
 from tfdist_edu.plots.style import _figure_function, _footnote, _nth_color
 from tfdist_edu.speedup import speedup_explorer, what_if  # noqa: F401 (lesson 5's what-if panel)
