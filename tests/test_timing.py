@@ -140,3 +140,8 @@ def test_step_clock_refuses_a_block_of_one_step():
     clock.tick()
     with pytest.raises(ValueError, match="at least 2 steps"):
         clock.steady()
+
+
+def test_a_middle_half_printed_as_reaching_one_reads_no_measurable_difference():
+    result = timing.paired([0.95, 0.97, 0.996, 0.998], [1.0] * 4)
+    assert f"{result.high:.2f}" == "1.00" and result.verdict == "no measurable difference"

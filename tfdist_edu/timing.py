@@ -297,8 +297,9 @@ class Paired:
 
     @property
     def verdict(self):
-        """"faster", "slower" or "no measurable difference" (the middle half reaches 1)."""
-        if len(self.ratios) < 2 or self.low <= 1 <= self.high:
+        """"faster", "slower" or "no measurable difference" (the middle half reaches 1.00)."""
+        # Judged as printed (two decimals): a middle half shown reaching 1.00 is no difference.
+        if len(self.ratios) < 2 or round(self.low, 2) <= 1 <= round(self.high, 2):
             return NO_DIFFERENCE
         return FASTER if self.median > 1 else SLOWER
 
