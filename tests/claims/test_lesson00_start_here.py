@@ -1,0 +1,65 @@
+"""Lesson 0's claims about its results, checked on the normal-mode run that printed them."""
+
+import ast
+import re
+
+STEM = "00_start_here"
+
+
+def _list_after(text, label):
+    """The Python list printed right after ``label`` on one line."""
+    match = re.search(re.escape(label) + r"\s*(\[[^\]]*\])", text)
+    assert match, f"nothing printed after {label!r}:\n{text[:600]}"
+    return ast.literal_eval(match.group(1))
+
+
+def test_the_all_reduce_hands_every_replica_the_sum_and_every_copy_the_same_update(lesson):
+    run = lesson(STEM)
+    run.says("b5f2076b", "An **all-reduce** adds the values of all replicas and hands the sum back "
+                         "to every replica. Every replica then holds the same sum, so every copy "
+                         "of the weight gets the same update.")
+    text = run.text("8e81216d")
+    gradients = _list_after(text, "each replica's gradient:")
+    summed = _list_after(text, "after the all-reduce:")
+    copies = _list_after(text, "copies of the weight after the update:")
+    assert len(gradients) == len(summed) >= 2
+    assert all(value == sum(gradients) for value in summed), (gradients, summed)
+    assert len(set(copies)) == 1, f"the copies of the mirrored weight differ: {copies}"
+    # the answer to question 2: "Both hold 30"
+    run.says("01fd26cf", "Both hold 30.")
+    assert summed[:2] == [30.0, 30.0]
+
+
+def test_the_ring_leaves_the_whole_sum_on_every_replica_in_two_n_minus_one_rounds(lesson):
+    run = lesson(STEM)
+    run.says("ed476c32", "the finished pieces travel round the ring for n - 1 more rounds, until "
+                         "every replica holds the whole sum")
+    match = re.search(r"after (\d+) rounds every replica holds (\[[^\]]*\]); the sum is (\[[^\]]*\])",
+                      run.text("9f6a7a7e"))
+    assert match, run.text("9f6a7a7e")
+    rounds, held, total = int(match.group(1)), *map(ast.literal_eval, match.groups()[1:])
+    assert rounds == 2 * (3 - 1), f"a ring of 3 replicas takes 2 x (3 - 1) rounds, not {rounds}"
+    assert held == total == [111, 222, 333]
+
+
+def test_one_replicated_step_of_a_dense_model_is_the_one_device_step_up_to_rounding(lesson):
+    run = lesson(STEM)
+    run.says("02c324e8", "For layers that treat each example on its own, such as dense and "
+                         "convolution layers, the update is the one a single device computes "
+                         "with the whole batch, up to float rounding.")
+    difference = run.number("3bd00d52", r"largest weight difference ([0-9.e+-]+)")
+    assert difference < 1e-6, f"float rounding of weights of order 1 stays below 1e-6, not {difference:.1e}"
+
+
+def test_the_batch_explorer_scales_the_rate_linearly_with_the_global_batch(lesson):
+    run = lesson(STEM)
+    run.says("630cf9d7", "The explorer applies the linear rule, so it starts from a rate for SGD "
+                         "with momentum: 0.01 at one replica's batch.")
+    for cell_id in ("d9218c20", "38d0eed4"):
+        text = run.text(cell_id)
+        match = re.search(r"0\.01 at batch (\d+) -> ([0-9.]+) at batch (\d+) \(x(\d+)\)", text)
+        assert match, text[:600]
+        small, rate, large, factor = int(match[1]), float(match[2]), int(match[3]), int(match[4])
+        assert large == factor * small and abs(rate - 0.01 * factor) < 1e-12, match.group(0)
+    run.says("16f1eda8", "the last line adds the square-root rule for Adam, from Adam's usual rate 0.001")
+    assert "0.001 at batch 64 -> 0.002 at batch 256 (x2)" in run.text("38d0eed4")
