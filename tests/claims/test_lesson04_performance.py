@@ -90,6 +90,7 @@ def test_the_cache_pays_the_decoding_once_and_later_passes_read_from_memory(l4):
 def test_the_cache_always_saves_cpu_time_in_training(l4):
     l4.says("cell-27", "so the same training costs less CPU time: that verdict reads **faster** "
                        "(less CPU time per block) on any machine.")
+    l4.says("cell-43", "`cache` removes repeated input work, which always saves CPU time")
     cached = pair(l4, "cell-26", "2 replicas, PNG decoded once, from the cache vs")
     assert cached["cpu"] and cached["cpu"]["verdict"] == "faster", cached
     decoding = l4.number("cell-26", r"PNG decoded every epoch: [\d.]+ s on the clock, ([\d.]+) s of CPU")
