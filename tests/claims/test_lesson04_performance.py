@@ -178,3 +178,13 @@ def test_every_overflowing_step_is_skipped_and_halves_the_scale(l4):
                           r"halved: (\w+)", text)
     assert injected and all(s == h == "True" for _, s, h in injected), text
     assert "injected inf gradients that were applied anyway: none" in l4.text("cell-40")
+
+
+def test_two_simulated_replicas_never_do_less_cpu_work_than_one_device_at_the_same_batch(l4):
+    l4.says("cell-17", "Simulated devices are the *same* hardware: splitting the batch adds no "
+                       "computing power. It adds work: splitting every batch, an all-reduce of the "
+                       "gradients, and an update of every copy of the variables.")
+    for batch in (32, 128, 512):
+        found = pair(l4, "cell-14", f"2 replicas, batch {batch} vs 1 device, batch {batch}")
+        assert found["setup"].startswith(f"global batch {batch} on both"), found
+        assert found["cpu"] and found["cpu"]["verdict"] != "faster", found
