@@ -70,7 +70,7 @@ def widget_notebook():
              lesson_cell(lesson5, "def value(key") + '\nresnet_per_example = value("resnet50_step", '
              '1e-3) / value("resnet50_batch")  # as lesson 5 computes it',
              lesson_cell(lesson5, "speedup_explorer(")]
-    assert cells[BATCH].rstrip().endswith("explorer") and cells[SPEEDUP].rstrip().endswith("else explorer")
+    assert cells[BATCH].rstrip().endswith("explorer") and cells[SPEEDUP].rstrip().endswith("explorer")
     cells[SPEEDUP] = re.sub(r"\bexplorer\b", "explorer5", cells[SPEEDUP])  # lesson 0's stays
     return nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells], metadata={
         "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
