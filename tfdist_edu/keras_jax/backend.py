@@ -16,7 +16,7 @@ INSTALL_HINT = ("pip install 'jax[cpu]' (or, in a clone of the course: pip insta
                 "Colab has JAX already), then restart the kernel")
 _DEVICE_FLAG = re.compile(r"--xla_force_host_platform_device_count=\S*")
 _EIGEN_FLAG = re.compile(r"--xla_cpu_multi_thread_eigen=\S*")
-_TIMEOUT_FLAG = re.compile(r"--xla_cpu_collective_call_(warn_stuck|terminate_timeout)_seconds=\S*")
+_TIMEOUT_FLAG = re.compile(r"--xla_cpu_collective_call_(warn_stuck_timeout|terminate_timeout)_seconds=\S*")
 PATIENCE_S = 600  # how long an all-reduce may wait for a slow simulated device
 
 
@@ -55,7 +55,7 @@ def cpu_devices_flag(count, flags=None):
     flags = [*kept.split(), f"--xla_force_host_platform_device_count={count}",
              "--xla_cpu_multi_thread_eigen=false"]
     if _jaxlib_version() >= (0, 9):  # older XLA lacks the flags (openxla/xla#32115) and would abort
-        flags += [f"--xla_cpu_collective_call_warn_stuck_seconds={PATIENCE_S}",
+        flags += [f"--xla_cpu_collective_call_warn_stuck_timeout_seconds={PATIENCE_S}",
                   f"--xla_cpu_collective_call_terminate_timeout_seconds={PATIENCE_S}"]
     return " ".join(flags)
 
