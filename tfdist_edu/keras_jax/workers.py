@@ -15,6 +15,7 @@ import socket
 import sys
 import tempfile
 import time
+import warnings
 from pathlib import Path
 
 from tfdist_edu import worker
@@ -78,7 +79,10 @@ def run_workers(script, num_processes=2, args=(), deadline_s=300, echo=True, kil
     coordinator = f"localhost:{free_port()}"
     command = [sys.executable, "-u", str(script), *map(str, args)]
     start = time.perf_counter()
-    with Supervisor(deadline_s, echo=echo) as sup:
+    with Supervisor(deadline_s, echo=echo) as sup, warnings.catch_warnings():
+        # JAX warns at every fork in a process where it runs; each child execs a fresh Python
+        # at once (the fork runs no JAX code), so the warning says nothing about these.
+        warnings.filterwarnings("ignore", message=r"os\.fork\(\) was called", category=RuntimeWarning)
         children = [sup.start(f"process {i}", command, env=process_env(i, num_processes, coordinator, workdir))
                     for i in range(num_processes)]
         sup.wait(on_tick=_killer(children, workdir, kill) if kill else None)
