@@ -34,7 +34,7 @@ $(VENV)/.instructor-installed: instructor/pyproject.toml $(VENV)/.course-install
 	touch $@
 
 $(VENV)/.test-installed: pyproject.toml scripts/install_slide_deps.sh scripts/install_grading_deps.sh scripts/install_slurm.sh scripts/install_datasets.sh $(VENV)/.instructor-installed $(SITE_VENV)/.installed
-	$(PIP) -e ".[course,test,legacy,profile]"
+	$(PIP) -e ".[course,test,legacy,profile,jax]"
 	scripts/install_slide_deps.sh
 	scripts/install_grading_deps.sh
 	scripts/install_slurm.sh

@@ -29,6 +29,8 @@ SESSIONS = (
      ["04_multi_worker"]),
     ("Parameter servers, and the SVHN capstone", ["08_parameter_server"],
      ["06_beyond_one_machine", "07_svhn_capstone"], ["03_svhn_capstone"]),
+    ("After tf.distribute: keras.distribution on JAX", ["09_keras_distribution"],
+     ["08_keras_distribution"], []),
 )
 NOT_STORED = "no measurement stored"
 

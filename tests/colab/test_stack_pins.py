@@ -39,3 +39,13 @@ def test_lesson_5_tpu_dependencies_never_pull_the_plain_tensorflow(tmp_path):
                     "--report", str(report), *requirements], check=True)
     names = {item["metadata"]["name"].lower() for item in json.loads(report.read_text())["install"]}
     assert "keras" in names and "tensorflow" not in names
+
+
+def test_the_jax_extra_keeps_colabs_jax(tmp_path, pins):
+    # Lesson 9 runs on the jax Colab preinstalls; asking for the course's jax extra must not move it.
+    report = tmp_path / "report.json"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "--quiet", "--report", str(report),
+                    f"{ROOT}[jax]"], check=True)
+    would = {item["metadata"]["name"].lower().replace("_", "-"): item["metadata"]["version"]
+             for item in json.loads(report.read_text())["install"]}
+    assert pins["jax"] == "0.7.2" and {n: would[n] for n in ("jax", "jaxlib") if n in would} == {}

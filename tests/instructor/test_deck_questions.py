@@ -39,6 +39,8 @@ GIVEN = {
                    "On 2 GPUs with the same global batch the all-reduce adds 10."],
     "06_beyond_one_machine": ["job of 10 epochs loses one worker in epoch 7."],
     "07_svhn_capstone": ["on one GPU with batch 128.", "`batch(128 * strategy.num_replicas_in_sync)`"],
+    "08_keras_distribution": ["A Dense kernel of shape (4096, 1024)", "on a mesh of shape (2, 4)",
+                              "the whole global batch of 128"],
 }
 
 
@@ -152,6 +154,17 @@ def _deck7():
              (128 // 2, 128, 128 * 2))]
 
 
+def _deck8():
+    rows, columns = 4096, 1024
+    batch_axis, model_axis = 2, 4  # the mesh of shape (2, 4), axes ("batch", "model")
+    processes, global_batch = 2, 128
+    return [("Answer: a ({}, {}) block: the columns are split {} ways over the model axis, and each "
+             "block is held by the {} devices of the batch axis.",
+             (rows, columns // model_axis, model_axis, batch_axis)),
+            ("Answer: a global batch of {} examples that holds each example twice",
+             (processes * global_batch,))]
+
+
 def _check_text(deck):
     """The normalised markdown of the deck's check-your-understanding slides, notes included."""
     path = next(p for p in slides.deck_paths() if p.stem == deck)
@@ -163,7 +176,8 @@ def _check_text(deck):
 def computed(strategy):
     phrases = {"01_data_parallelism": _deck1(strategy), "02_single_machine": _deck2(),
                "03_custom_loops": _deck3(strategy), "04_performance": _deck4(), "05_by_hand": _deck5(),
-               "06_beyond_one_machine": _deck6(), "07_svhn_capstone": _deck7()}
+               "06_beyond_one_machine": _deck6(), "07_svhn_capstone": _deck7(),
+               "08_keras_distribution": _deck8()}
     return {deck: [Computed(deck, phrase, values) for phrase, values in pins] for deck, pins in phrases.items()}
 
 

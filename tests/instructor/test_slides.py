@@ -86,7 +86,7 @@ def built(built_decks):
 
 
 def test_every_deck_is_talk_sized():
-    assert len(DECKS) == 7, [d.name for d in DECKS]
+    assert len(DECKS) == 8, [d.name for d in DECKS]
     for deck in DECKS:
         talk = [s for s in _slides(deck) if not _heading(s).startswith((OBJECTIVES, CHECK))]
         assert len(talk) in TALK_SLIDES, f"{deck.name}: {len(talk)} slides besides objectives and questions"

@@ -88,3 +88,16 @@ def test_tensorflow_datasets_11212_still_does_not_declare_importlib_resources():
     assert not declared, _fixed(
         "tensorflow/datasets#11212", "tensorflow-datasets declares importlib_resources",
         "pyproject.toml (drop importlib_resources) and the Colab setup cells")
+
+
+def test_keras_tensorflow_backend_still_does_not_accept_data_parallel():
+    # Lesson 9 teaches keras.distribution on JAX because the TensorFlow backend lacks it.
+    code, output = _run("keras_tf_data_parallel.py")
+    outcome = next((line for line in output.splitlines() if line.startswith("OUTCOME")), "")
+    assert code == 0 and outcome, output[-2000:]
+    assert "accepted" not in outcome, _fixed(
+        "keras.io's guide 'Distributed training with Keras' (https://keras.io/guides/distribution/, "
+        "guides/distribution.py: 'TensorFlow support is currently in development')",
+        "keras.distribution.DataParallel placed a TensorFlow-backend model's kernel as a DTensor "
+        "over 2 devices", "lesson 9 (give it a TensorFlow section; 'Where each backend stands'), "
+        "deck 8 and docs/upstream.md")

@@ -1,0 +1,107 @@
+"""tfdist_edu.keras_jax.backend: a machine without JAX gets one line before any work, and the
+flags a lesson sets before JAX starts give it the devices asked for."""
+
+import importlib.util
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from tfdist_edu import keras_jax
+
+HAS_JAX = importlib.util.find_spec("jax") is not None
+
+
+def _python(code, env=None):
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
+                          text=True, timeout=300, env={**os.environ, **(env or {})})
+
+
+def test_without_jax_the_lesson_stops_in_one_line_that_says_how_to_install_it_before_any_work():
+    # sys.modules["jax"] = None makes this interpreter behave as one without JAX installed.
+    proc = _python("""
+        import sys
+        sys.modules["jax"] = None
+        from tfdist_edu import keras_jax
+        try:
+            keras_jax.require_jax()
+        except keras_jax.JaxMissingError as error:
+            print(str(error))
+        print("keras imported:", "keras" in sys.modules, "| jax imported:", sys.modules["jax"] is not None)
+    """)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    message, state = proc.stdout.strip().splitlines()
+    assert "pip install 'jax[cpu]'" in message and "\n" not in message and "restart" in message
+    assert state == "keras imported: False | jax imported: False", "nothing started before the message"
+
+
+def test_with_jax_installed_require_jax_lets_the_lesson_go_on():
+    if not HAS_JAX:
+        pytest.skip("JAX is not installed here (pip install -e '.[jax]')")
+    assert keras_jax.require_jax() is None
+
+
+def test_the_device_flags_replace_earlier_ones_give_one_thread_per_device_and_keep_other_flags():
+    flags = ("--xla_cpu_enable_fast_math=false --xla_force_host_platform_device_count=8 "
+             "--xla_cpu_multi_thread_eigen=true")
+    assert keras_jax.cpu_devices_flag(4, flags).startswith(
+        "--xla_cpu_enable_fast_math=false --xla_force_host_platform_device_count=4 "
+        "--xla_cpu_multi_thread_eigen=false")
+    assert keras_jax.cpu_devices_flag(2, "").startswith(
+        "--xla_force_host_platform_device_count=2 --xla_cpu_multi_thread_eigen=false")
+    twice = keras_jax.cpu_devices_flag(2, keras_jax.cpu_devices_flag(2, ""))
+    assert twice == keras_jax.cpu_devices_flag(2, ""), "applying it again changes nothing"
+    for bad in (0, -1, 2.0, True, "4"):
+        with pytest.raises(ValueError, match="positive integer"):
+            keras_jax.cpu_devices_flag(bad, "")
+
+
+@pytest.mark.skipif(not HAS_JAX, reason="JAX is not installed here (pip install -e '.[jax]')")
+def test_flags_set_before_jax_starts_give_keras_on_jax_with_that_many_cpu_devices():
+    proc = _python("""
+        import os
+        from tfdist_edu import keras_jax
+        os.environ["KERAS_BACKEND"] = "jax"
+        os.environ["XLA_FLAGS"] = keras_jax.cpu_devices_flag(3)
+        backend, devices, cpus = keras_jax.check_started(cpu_devices=3)
+        print(backend, len(cpus))
+    """, env={"JAX_PLATFORMS": "cpu"})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.split() == ["jax", "3"]
+
+
+@pytest.mark.skipif(not HAS_JAX, reason="JAX is not installed here (pip install -e '.[jax]')")
+def test_a_kernel_whose_jax_started_with_other_devices_is_told_to_restart():
+    proc = _python("""
+        import os
+        os.environ["KERAS_BACKEND"] = "jax"
+        import jax
+        jax.devices()  # JAX starts with the default single CPU device
+        from tfdist_edu import keras_jax
+        os.environ["XLA_FLAGS"] = keras_jax.cpu_devices_flag(4)  # too late
+        try:
+            keras_jax.check_started(cpu_devices=4)
+        except keras_jax.BackendError as error:
+            print(error)
+    """, env={"JAX_PLATFORMS": "cpu", "XLA_FLAGS": ""})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "JAX has 1 CPU device(s), not 4" in proc.stdout and "Restart the kernel" in proc.stdout
+
+
+@pytest.mark.skipif(not HAS_JAX, reason="JAX is not installed here (pip install -e '.[jax]')")
+def test_keras_imported_before_the_backend_was_chosen_is_told_to_restart():
+    proc = _python("""
+        import os
+        os.environ.pop("KERAS_BACKEND", None)
+        import keras  # the default backend, TensorFlow here
+        from tfdist_edu import keras_jax
+        os.environ["KERAS_BACKEND"] = "jax"
+        try:
+            keras_jax.check_started(cpu_devices=1)
+        except keras_jax.BackendError as error:
+            print(error)
+    """, env={"JAX_PLATFORMS": "cpu"})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "Keras runs on tensorflow, not JAX" in proc.stdout
