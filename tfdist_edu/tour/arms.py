@@ -20,6 +20,7 @@ class Arm:
         import keras  # here, not at the top: `tfdist-edu tour --help` must not wait for TensorFlow
 
         from tfdist_edu import data, models, strategies, timing, training
+        from tfdist_edu.tour.blocks import one_thread_options
 
         self.method = method
         self.strategy = strategies.make(strategy_name)
@@ -30,7 +31,10 @@ class Arm:
         # Uncached: under a strategy Keras's evaluate first reads one batch to build the
         # model and drops that iterator, and a cache left half-read is discarded with the
         # warning "The calling iterator did not fully read the dataset being cached".
-        self.test = data.batches(course.test, global_batch, shuffle=False, cache=False)
+        # One thread too, like the training blocks: an autotuned evaluation pipeline kept
+        # tf.data threads busy into the next rounds (every arm's blocks slowed by a quarter).
+        self.test = data.batches(course.test, global_batch, shuffle=False, cache=False).with_options(
+            one_thread_options())
         keras.utils.set_random_seed(0)
         with self.strategy.scope():
             self.model = models.for_data(course)

@@ -20,6 +20,17 @@ import numpy as np
 from tfdist_edu.data.pipeline import positive_int
 
 
+def one_thread_options():
+    """tf.data options for a pipeline that runs on one private thread, autotuning off."""
+    import tensorflow as tf
+
+    options = tf.data.Options()
+    options.threading.private_threadpool_size = 1
+    options.threading.max_intra_op_parallelism = 1
+    options.autotune.enabled = False
+    return options
+
+
 class BlockData:
     """``dataset(round_)``: the ``steps`` batches of ``global_batch`` examples a round trains on.
 
@@ -28,16 +39,11 @@ class BlockData:
     """
 
     def __init__(self, course, global_batch, steps, blocks_per_epoch, seed=0):
-        import tensorflow as tf
-
         self.global_batch = positive_int(global_batch, "global_batch")
         self.steps, self.blocks_per_epoch, self.seed = steps, blocks_per_epoch, seed
         images, labels = next(iter(course.train.batch(course.num_train)))  # once, ~190 MB at most
         self.images, self.labels = images.numpy(), labels.numpy()
-        self._options = tf.data.Options()
-        self._options.threading.private_threadpool_size = 1
-        self._options.threading.max_intra_op_parallelism = 1
-        self._options.autotune.enabled = False
+        self._options = one_thread_options()
 
     def indices(self, round_):
         """The example indices of round ``round_``, in training order."""
