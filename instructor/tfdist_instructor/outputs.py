@@ -74,7 +74,7 @@ def store(executed="build/executed", notebooks=None, claims=None):
             "code_sha256": code_hash(nb), "date": date, "machine": machine,
             "compute_seconds": round(seconds), "data": data or "no dataset"}
         _label(nb, machine, date, data, run_checks.other_cores(run))
-        rewrite_time_line(nb, seconds, machine)
+        rewrite_time_line(nb, round(seconds), machine)  # the value stored above, so they agree
         nbformat.write(nb, path)
         written[path.name] = path.stat().st_size
     _record_times(Path(executed), notebooks.parent / "docs" / TIMES_FILE, machine, date)
