@@ -67,7 +67,7 @@ def test_links_between_pages_and_every_local_file_a_page_loads_resolve(built):
     for page in _pages(root):
         parsed = _parse(page)
         for ref in parsed.links + parsed.images:
-            if re.match(r"^(https?:|mailto:|#|javascript:)", ref):
+            if re.match(r"^(https?:|mailto:|#|javascript:|data:)", ref):
                 continue
             target = (page.parent / ref.split("#")[0].split("?")[0]).resolve()
             if ref.split("#")[0] and not target.exists():
