@@ -103,3 +103,47 @@ def test_a_busy_process_outside_the_run_counts_as_others():
         assert load.cores() > 0.6
     finally:
         os.kill(pid, signal.SIGKILL)
+
+
+def _slowed(rounds, factor=1.3, blocks=13):
+    """Four arms whose blocks all take ``factor`` longer in ``rounds`` (0-based), as a machine
+    slowed for a while makes them (CPU time rising alike)."""
+    def times(base):
+        return [3.0] + [base * (factor if i in rounds else 1.0) for i in range(1, blocks)]
+    return [_run("default fit", times(1.8)), _run("default custom loop", times(1.8)),
+            _run("mirrored fit", times(1.9), 2), _run("mirrored custom loop", times(1.9), 2)]
+
+
+def test_rounds_in_which_every_arm_slowed_at_once_are_named_and_left_out():
+    runs = _slowed({9, 10})
+    text = reading.reading(runs, SIMULATED, 0.0)
+    assert ("In round(s) 10, 11 the arms ran slower together: a median 30% more time per block, with 30% "
+            "more CPU time in the tour's own process, while other processes used 0.00") in text
+    assert "the processor itself ran slower" in text and "disturbed" not in text
+    assert "spans at most 0% of the median" in text
+    assert reading.paired(runs[0], runs[2], "x", {9, 10}).ratios == (1.8 / 1.9,) * 10
+
+
+def test_an_arm_that_slowed_alone_is_not_left_out():
+    runs = _slowed(set())
+    runs[2].block_seconds[5] *= 1.6
+    assert reading.slowdowns.slow_rounds(runs) == []
+    assert "1 steady block(s) took over 1.5x" in reading.reading(runs, SIMULATED, 0.0)
+
+
+def test_a_slowdown_that_starts_mid_round_leaves_out_the_round_of_its_second_arm():
+    runs = _slowed({7})
+    for run in runs[:2]:  # the first two arms of round 7 ran before it began
+        run.block_seconds[7] /= 1.3
+    assert reading.slowdowns.slow_rounds(runs) == [7]
+
+
+def test_a_machine_slower_for_over_a_third_of_the_rounds_is_flagged():
+    text = reading.reading(_slowed({2, 3, 4, 5, 6}), SIMULATED, 0.0)
+    assert "This run was disturbed (the arms ran slower together in 5 of 12 steady rounds)" in text
+
+
+def test_a_slowdown_under_a_competing_load_is_blamed_on_the_load_and_flagged():
+    text = reading.reading(_slowed({4, 5}), SIMULATED, 2.0)
+    assert "other processes used 2.00 of the" in text and "Those processes took part" in text
+    assert "processor itself" not in text and "This run was disturbed (other processes" in text

@@ -47,20 +47,30 @@ def plot_epoch_times(runs):
 
 
 @_figure_function
-def plot_block_times(runs):
+def plot_block_times(runs, left_out=()):
     """Every steady block of every run as a point over a box of their spread, one column per
-    run: what a paired comparison of the runs rests on (the first block, with tracing, left out)."""
+    run: what a paired comparison of the runs rests on (the first block, with tracing, left out).
+
+    ``left_out``: 0-based rounds left out of the comparison (the arms slowed together), drawn as
+    hollow points and kept out of the boxes.
+    """
     runs = [r for r in _check_runs(runs) if len(r.block_seconds) > 1]
     if not runs:
         raise ValueError("plot_block_times needs runs with at least 2 blocks (block_seconds)")
     fig, ax = plt.subplots(figsize=(max(8, 2.2 * len(runs)), 5.5))
-    steady = [r.block_seconds[1:] for r in runs]
-    ax.boxplot(steady, positions=range(len(runs)), widths=0.5, showfliers=False,
+    kept = [[t for i, t in enumerate(r.block_seconds) if i > 0 and i not in left_out] for r in runs]
+    ax.boxplot(kept, positions=range(len(runs)), widths=0.5, showfliers=False,
                medianprops=dict(color="black", lw=2))
     jitter = np.random.default_rng(0)
-    for i, (run, times) in enumerate(zip(runs, steady)):
+    for i, (run, times) in enumerate(zip(runs, kept)):
         ax.scatter(i + jitter.uniform(-0.15, 0.15, len(times)), times, s=36, alpha=0.8,
                    color=color_for(run.name), zorder=3)
+        out = [run.block_seconds[j] for j in left_out if 0 < j < len(run.block_seconds)]
+        ax.scatter(i + jitter.uniform(-0.15, 0.15, len(out)), out, s=36, facecolors="none",
+                   edgecolors=color_for(run.name), zorder=3,
+                   label="left out: the arms slower together" if out and i == 0 else None)
+    if left_out:
+        ax.legend(loc="lower right")
     ax.set_xticks(range(len(runs)), [f"{textwrap.fill(r.name, 18)}\n{r.replicas} replica(s)"
                                      for r in runs])
     ax.set_ylabel("seconds per block (typical step x steps)")
@@ -69,13 +79,15 @@ def plot_block_times(runs):
     _measured_on(fig, runs)
     fig.subplots_adjust(bottom=0.25)
     parts = []
-    for run, times in zip(runs, steady):
+    for run, times in zip(runs, kept):
         med = float(np.median(times))
         q1, q3 = np.percentile(times, [25, 75])
         parts.append(f"{run.name}: {len(times)} blocks, median {med:.2f} s, middle half "
                      f"{q1:.2f}-{q3:.2f} s ({(q3 - q1) / med:.0%} of the median)")
+    rounds = (f" Round(s) {', '.join(str(j + 1) for j in left_out)}, in which the arms ran "
+              "slower together, are drawn hollow and left out of the boxes." if left_out else "")
     return set_alt(fig, "Steady block times per run, each block a point over a box of the middle "
-                   "half: " + "; ".join(parts) + ". " + " ".join(timing_labels(runs)) + ".")
+                   "half: " + "; ".join(parts) + "." + rounds + " " + " ".join(timing_labels(runs)) + ".")
 
 
 _AGAINST = {"replicas": "number of replicas", "global_batch": "global batch size"}

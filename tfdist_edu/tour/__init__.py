@@ -19,7 +19,7 @@ from tfdist_edu import settings
 
 from tfdist_edu.tour.arms import JIT_COMPILE, RUNS
 from tfdist_edu.tour.blocks import BlockData
-from tfdist_edu.tour import reading
+from tfdist_edu.tour import reading, slowdowns
 from tfdist_edu.tour.others import OtherLoad
 
 BLOCKS_PER_EPOCH = 4  # each epoch is run as 4 blocks per arm, the arms alternating
@@ -59,8 +59,9 @@ def prepare_devices(replicas):
     return f"{replicas} logical {kind} devices simulated on one {kind}"
 
 
-def write_report(out, runs, paragraph, figures, header):
-    """Write report.md, report.html, results.json and the figures into ``out``."""
+def write_report(out, runs, paragraph, figures, header, left_out=()):
+    """Write report.md, report.html, results.json and the figures into ``out``; ``left_out``:
+    the 0-based rounds the reading left out (the arms slowed together)."""
     from tfdist_edu import timing
 
     os.makedirs(out, exist_ok=True)
@@ -68,7 +69,7 @@ def write_report(out, runs, paragraph, figures, header):
         figure.savefig(os.path.join(out, f"{name}.png"), dpi=110, bbox_inches="tight")
     table = timing.compare(runs)
     with open(os.path.join(out, "results.json"), "w") as f:
-        json.dump({"header": header, "reading": paragraph,
+        json.dump({"header": header, "reading": paragraph, "left_out_rounds": list(left_out),
                    "runs": [dataclasses.asdict(r) for r in runs]}, f, indent=2)
     rows = table.rows
     md_table = ["| " + " | ".join(rows[0]) + " |", "|" + " --- |" * len(rows[0])]
@@ -116,9 +117,10 @@ def run_tour(epochs=None, replicas=2, dataset="fashion_mnist", source=None,
     _alternate(arms, epochs, BlockData(course, global_batch, steps, BLOCKS_PER_EPOCH))
     runs = [arm.run for arm in arms]
     paragraph = reading.reading(runs, device_note, others.cores())
-    figures = {"block_times": plots.plot_block_times(runs),
+    left_out = slowdowns.slow_rounds(runs)
+    figures = {"block_times": plots.plot_block_times(runs, left_out),
                "training_curves": plots.plot_training_curves(runs)}
-    write_report(out, runs, paragraph, figures, header)
+    write_report(out, runs, paragraph, figures, header, left_out)
     print("\n" + str(timing.compare(runs)) + "\n\n" + paragraph, flush=True)
     print(f"\nReport written to {os.path.abspath(out)}/report.html (and report.md, results.json)")
     return runs
