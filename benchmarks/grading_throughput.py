@@ -88,8 +88,8 @@ def main(argv=None):
         print(f"grading {args.size} submissions of {args.exercise} with {args.jobs} jobs, --timeout {args.timeout:g}",
               flush=True)
         started = time.monotonic()
-        results = grading.grade_folder(folder, out, timeout_s=args.timeout, exercise=args.exercise, jobs=args.jobs,
-                                       profile=True)
+        options = grading.GradeOptions(timeout_s=args.timeout, exercise=args.exercise, jobs=args.jobs, profile=True)
+        results = grading.grade_folder(folder, out, options)
         report(results, kinds, time.monotonic() - started, args.jobs)
 
 

@@ -63,7 +63,7 @@ def attack(tmp_path_factory):
     hard_coded = nbformat.read(folder / "victim.ipynb", as_version=4)
     next(c for c in hard_coded.cells if c.get("id") == "q4-answer").source = HARD_CODED
     nbformat.write(hard_coded, folder / "hard_coded.ipynb")
-    results = {r.student: r for r in grading.grade_folder(folder, out, timeout_s=300, jobs=2)}
+    results = {r.student: r for r in grading.grade_folder(folder, out, grading.GradeOptions(timeout_s=300, jobs=2))}
     yield results, out, listener, token, sleeper
     listener.close()
 
