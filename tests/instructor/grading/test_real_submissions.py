@@ -3,8 +3,8 @@
 The slow tests grade notebooks for real, each in its own sandbox (about 20-90 s per notebook
 on two cores). To keep the file's run time down they share two graded folders: the reference
 solutions with the untouched exercises, and ten mixed submissions of exercise 1 built from
-``tests/grading_fixtures/fixtures.json`` (the solution plus one of every kind of bad one).
-Hostile submissions are in test_hostile.py, the taught mistakes in test_grading_mistakes.py.
+``fixtures/fixtures.json`` (the solution plus one of every kind of bad one).
+Hostile submissions are in test_hostile.py, the taught mistakes in test_mistakes.py.
 """
 
 import argparse
@@ -21,7 +21,7 @@ import pytest
 from tfdist_instructor import REPO_ROOT, cli, grading
 from tfdist_instructor.grading import catalog, codec, sandbox, verdict
 
-FIXTURES = Path(__file__).resolve().parent / "grading_fixtures"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SPEC = json.loads((FIXTURES / "fixtures.json").read_text())
 EXERCISES = ["01_global_batch", "02_custom_loop", "03_svhn_capstone", "04_multi_worker", "05_ring_allreduce"]
 

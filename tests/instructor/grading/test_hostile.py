@@ -19,7 +19,7 @@ import pytest
 from tfdist_instructor import REPO_ROOT, grading
 from tfdist_instructor.grading import sandbox
 
-FIXTURES = Path(__file__).resolve().parent / "grading_fixtures"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
 EXERCISES = ["01_global_batch", "02_custom_loop", "03_svhn_capstone", "04_multi_worker", "05_ring_allreduce"]
 HARD_CODED = """\
 def replica_batch_sizes(batch, num_replicas):

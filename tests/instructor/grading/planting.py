@@ -1,6 +1,6 @@
 """Planted mistakes: a reference solution with one substitution in one answer cell, graded for real.
 
-Shared by test_grading_mistakes.py and test_planted_mistakes_ring.py; pytest -s prints the table.
+Shared by test_mistakes.py and test_planted_mistakes_ring.py; pytest -s prints the table.
 """
 
 import nbformat
