@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 # Broken notebooks on purpose: the grader's test fixtures, not lessons to run.
-collect_ignore = ["tests/instructor/grading_fixtures"]
+collect_ignore = ["tests/instructor/grading/fixtures"]
 
 EXECUTED_DIR = os.environ.get("TFDIST_EDU_EXECUTED_DIR")
 _executed = {}  # notebook path -> its nbformat node, outputs filled in as cells run

@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 from tfdist_instructor import REPO_ROOT
-from tfdist_instructor.grading import exercises, grade_submission
+from tfdist_instructor.grading import GradeOptions, exercises, grade_submission
 
 
 def timed(exercise, sandboxed):
@@ -21,7 +21,7 @@ def timed(exercise, sandboxed):
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / f"{exercise}.ipynb"
         path.write_bytes((REPO_ROOT / "solutions" / exercise / f"{exercise}.ipynb").read_bytes())
-        result = grade_submission(path, sandboxed=sandboxed)
+        result = grade_submission(path, GradeOptions(sandboxed=sandboxed))
     if result.score != result.possible:
         raise RuntimeError(f"{exercise} ({'sandboxed' if sandboxed else 'trusted'}): {result.reason}")
     return result.seconds

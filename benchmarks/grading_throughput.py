@@ -2,11 +2,11 @@
 planted mistake, delegations, broken and hostile notebooks) graded sandboxed with the jobs the
 cores allow; prints submissions per minute and where the time went, phase by phase.
 
-    PYTHONPATH=.:instructor:tests/instructor nice python benchmarks/grading_throughput.py \\
+    PYTHONPATH=.:instructor:tests/instructor/grading nice python benchmarks/grading_throughput.py \\
         [--size 150] [--exercise 05_ring_allreduce] [--jobs 2] [--timeout 120] [--keep DIR]
 
-The class is built from the tests' own fixtures (``tests/instructor/planting.py``, the
-planted-mistake tables, ``grading_fixtures/``), shuffled with a fixed seed, so ``--size 10``
+The class is built from the tests' own fixtures (``tests/instructor/grading/planting.py``, the
+planted-mistake tables, ``fixtures/``), shuffled with a fixed seed, so ``--size 10``
 is the same ten submissions every run: compare before and after on it. Timings taken while
 other jobs share the machine are noisy; say so when you quote them.
 """
@@ -23,7 +23,7 @@ from pathlib import Path
 from tfdist_instructor import REPO_ROOT, grading
 from tfdist_instructor.grading import phases, sandbox
 
-sys.path.insert(0, str(REPO_ROOT / "tests" / "instructor"))
+sys.path.insert(0, str(REPO_ROOT / "tests" / "instructor" / "grading"))
 import class_mix  # noqa: E402 - the fixtures live beside the tests
 
 
@@ -88,8 +88,8 @@ def main(argv=None):
         print(f"grading {args.size} submissions of {args.exercise} with {args.jobs} jobs, --timeout {args.timeout:g}",
               flush=True)
         started = time.monotonic()
-        results = grading.grade_folder(folder, out, timeout_s=args.timeout, exercise=args.exercise, jobs=args.jobs,
-                                       profile=True)
+        options = grading.GradeOptions(timeout_s=args.timeout, exercise=args.exercise, jobs=args.jobs, profile=True)
+        results = grading.grade_folder(folder, out, options)
         report(results, kinds, time.monotonic() - started, args.jobs)
 
 

@@ -1,9 +1,11 @@
 """``tfdist-instructor grade``: bad input and a missing sandbox are refused before any work.
 
 :func:`run` is the command's one entry point, for a folder and for a class alike: its checks are
-written once, here. The term (``term/cli.py``) adds its options (``--roster``, ``--hand``, ...)
-and a ``class_grade`` hook that checks them, loads the roster and returns the class's grading,
-which ``run`` calls after the shared checks instead of grading a plain folder.
+written once, here. It builds the run's options once (a frozen ``GradeOptions``, refused with
+one line when a value is bad) and hands that object down. The term (``term/cli.py``) adds its
+options (``--roster``, ``--hand``, ...) and a ``class_grade`` hook that checks them, loads the
+roster and returns the class's grading, which ``run`` calls after the shared checks instead of
+grading a plain folder.
 """
 
 import os
@@ -12,7 +14,7 @@ from pathlib import Path
 
 from tfdist_instructor.grading import sandbox, scores, seeds
 from tfdist_instructor.grading.folder import grade_folder, submissions
-from tfdist_instructor.grading.grade import DEFAULT_TIMEOUT_S
+from tfdist_instructor.grading.options import DEFAULT_TIMEOUT_S, GradeOptions
 
 DOCKER_HINT = ("grade in otter's Docker mode instead (exercises/README.md shows the commands), "
                "or pass --trust-submissions to run them unsandboxed as your user")
@@ -45,21 +47,22 @@ def add_cli(subparsers):
 
 
 def run(args):
-    """``grade``: every check before any work, then the class (``--roster``) or the folder."""
+    """``grade``: the options built once and every check before any work, then the class
+    (``--roster``) or the folder, graded with that one options object."""
+    options = GradeOptions.from_args(args)  # a bad value: one line, before any work
     submissions(args.submissions)  # a missing or empty folder: one line, before any work
-    grade_class = args.class_grade(args) if args.class_grade else None  # the term's options checked, or None
+    grade_class = args.class_grade(args, options) if args.class_grade else None  # the term's checks, or None
     if grade_class is None:
         refuse_a_term_report(args)
     _check_writable(Path(args.out))
-    if not args.trust_submissions and (why := sandbox.unavailable()):
+    if options.sandboxed and (why := sandbox.unavailable()):
         raise RuntimeError(f"cannot sandbox submissions here: {why}; {DOCKER_HINT}")
-    if args.trust_submissions:
+    if not options.sandboxed:
         print("warning: --trust-submissions: notebooks run unsandboxed, as your user", flush=True)
-    chosen = scores.recorded_seeds(args.out) if args.replay_seeds else args.seed
+    chosen = scores.recorded_seeds(args.out) if options.replay_seeds else options.seed
     if grade_class is not None:
         return grade_class(chosen)
-    results = grade_folder(args.submissions, args.out, timeout_s=args.timeout, exercise=args.exercise,
-                           jobs=args.jobs, sandboxed=not args.trust_submissions, seeds=chosen)
+    results = grade_folder(args.submissions, args.out, options, seeds=chosen)
     written = Path(args.out) / "written.md"
     print(f"\n{len(results)} submissions graded; scores in {Path(args.out) / 'scores.csv'} (rows of others kept; "
           f"replaced rows in {scores.HISTORY}), feedback in {Path(args.out) / 'feedback'}"

@@ -6,20 +6,21 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from tfdist_instructor.grading import catalog, notebook, seeds as seeding
-from tfdist_instructor.grading.grade import DEFAULT_TIMEOUT_S, grade_submission
+from tfdist_instructor.grading.grade import grade_submission
+from tfdist_instructor.grading.options import GradeOptions
 from tfdist_instructor.grading.report import write_report
 
 
-def grade_folder(submissions_dir, out_dir, timeout_s=DEFAULT_TIMEOUT_S, exercise=None, jobs=1, sandboxed=True,
-                 students=None, seeds=None, profile=False):
-    """Grade every file in ``submissions_dir``; write ``scores.csv`` and ``feedback/`` in ``out_dir``.
+def grade_folder(submissions_dir, out_dir, options=GradeOptions(), students=None, seeds=None):
+    """Grade every file in ``submissions_dir`` with the run's ``options`` (a :class:`GradeOptions`);
+    write ``scores.csv`` and ``feedback/`` in ``out_dir``.
 
     Each file is one student's submission (hidden files are skipped), named after the file;
     or, with ``students`` (``{path: student id}``), exactly those files, each under its id
-    (``submissions_dir`` is then ignored and may be None). ``seeds``: None (a new seed per
-    submission), one int for all, or ``{student id: seed}`` (see :mod:`seeds`). The exercise
-    comes from each notebook's metadata, or from ``exercise``. ``jobs`` submissions run at
-    once; ``profile`` times each kernel's TensorFlow import too (``result.phases``). Returns one
+    (``submissions_dir`` is then ignored and may be None). ``seeds``: None (``options.seed``:
+    a new seed per submission unless it is set), one int for all, or ``{student id: seed}`` (see
+    :mod:`seeds`). The exercise is ``options.exercise``, or the one every notebook names.
+    ``options.jobs`` submissions run at once. Returns one
     GradeResult per file, in order; the report is updated after every
     submission (so an interrupted run keeps what it graded), and rows of students not graded
     in this run stay as they were.
@@ -29,14 +30,15 @@ def grade_folder(submissions_dir, out_dir, timeout_s=DEFAULT_TIMEOUT_S, exercise
     if not files:
         raise ValueError("no submissions to grade: the mapping of files to students is empty")
     names = [students[f] if students is not None else _student(f) for f in files]
-    if exercise is not None:
-        catalog.load(exercise)  # ValueError naming the exercises, before any work
-    exercise = exercise or _common_exercise(files)
+    if options.exercise is not None:
+        catalog.load(options.exercise)  # ValueError naming the exercises, before any work
+    exercise = options.exercise or _common_exercise(files)
+    seeds = options.seed if seeds is None else seeds
     results, lock, started = [None] * len(files), threading.Lock(), time.monotonic()
 
     def grade(i):
-        result = grade_submission(files[i], exercise=exercise, timeout_s=timeout_s, sandboxed=sandboxed,
-                                  student=names[i], seed=seeding.for_student(seeds, names[i]), profile=profile)
+        result = grade_submission(files[i], options, exercise=exercise, student=names[i],
+                                  seed=seeding.for_student(seeds, names[i]))
         with lock:
             results[i] = result
             write_report([result], out_dir)  # its row, merged: the rest of the report stays
@@ -46,7 +48,7 @@ def grade_folder(submissions_dir, out_dir, timeout_s=DEFAULT_TIMEOUT_S, exercise
                   f"({result.status}, {result.seconds:.0f} s; {per:.0f} s per submission so far) "
                   f"{result.reason}", flush=True)
 
-    with ThreadPoolExecutor(max_workers=max(1, int(jobs))) as pool:
+    with ThreadPoolExecutor(max_workers=options.jobs) as pool:
         list(pool.map(grade, range(len(files))))
     return results
 

@@ -7,25 +7,25 @@ from pathlib import Path
 
 from tfdist_instructor.grading import (catalog, cells, codec, hints, job, launch, notebook, ownwork, phases, seeds,
                                       structure, verdict)
+from tfdist_instructor.grading.options import GradeOptions
 from tfdist_instructor.grading.result import GradeResult
 from tfdist_instructor.grading.text import short
 
-DEFAULT_TIMEOUT_S = 600
-GRACE_S = 20  # beyond the notebook's deadline, for starting and stopping the run
 # The same environment sandboxed or trusted: fast mode and the synthetic data, offline.
 RUN_ENV = {"TFDIST_EDU_FAST": "1", "TFDIST_EDU_DATA": "synthetic", "TF_CPP_MIN_LOG_LEVEL": "2",
            "PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1", "PATH": "/usr/bin:/bin"}
 
 
-def grade_submission(path, exercise=None, timeout_s=DEFAULT_TIMEOUT_S, sandboxed=True, student=None, seed=None,
-                     profile=False):
-    """Grade one submitted file and return its GradeResult (never raises for bad files).
+def grade_submission(path, options=GradeOptions(), exercise=None, student=None, seed=None):
+    """Grade one submitted file with the run's ``options`` and return its GradeResult (never raises for bad files).
 
-    ``student``: the id its row and feedback carry (default: the file's name without
+    ``exercise``: the exercise it is graded as (default: ``options.exercise``, else the one the
+    notebook names). ``student``: the id its row and feedback carry (default: the file's name without
     ``.ipynb``). ``seed``: the seed of the inputs the grader draws (default: a new one, from
     :func:`seeds.new_seed`); it is recorded in the result, and the same seed gives the same inputs.
-    ``profile``: also time the kernel's TensorFlow import (``result.phases``, see :mod:`phases`).
+    ``options.profile`` also times the kernel's TensorFlow import (``result.phases``, see :mod:`phases`).
     """
+    exercise = exercise or options.exercise
     path, started = Path(path), time.monotonic()
     result = GradeResult(student=student or (path.stem if path.suffix == ".ipynb" else path.name), file=path.name,
                          seed=seeds.new_seed() if seed is None else seeds.check(seed))
@@ -35,7 +35,7 @@ def grade_submission(path, exercise=None, timeout_s=DEFAULT_TIMEOUT_S, sandboxed
         exercise, nb, problems = notebook.read(path, exercise)
         _expect(result, exercise)
         result.problems += problems
-        _run_and_judge(nb, result, timeout_s, sandboxed, profile)
+        _run_and_judge(nb, result, options)
     except notebook.Rejected as why:
         result.status = "rejected"
         result.problems.append(str(why))
@@ -52,24 +52,24 @@ def _expect(result, exercise):
     result.possible_by_question = catalog.questions(exercise)
 
 
-def _run_and_judge(nb, result, timeout_s, sandboxed, profile=False):
+def _run_and_judge(nb, result, options):
     import nbformat
 
     asked = catalog.load(result.exercise)
     inputs = seeds.draw_inputs(asked, result.seed)  # a new seed every run unless replayed: hard-coding does not pass
-    sent = job.make(notebook=nbformat.writes(nb), name=f"{result.exercise}.ipynb", timeout_s=timeout_s,
-                    cell_limit_s=timeout_s / 2, probe_reserve_s=min(90.0, timeout_s / 4),
-                    output_limit=cells.OUTPUT_LIMIT_BYTES, clock=profile,
+    sent = job.make(notebook=nbformat.writes(nb), name=f"{result.exercise}.ipynb", timeout_s=options.timeout_s,
+                    cell_limit_s=options.cell_limit_s, probe_reserve_s=options.probe_reserve_s,
+                    output_limit=cells.OUTPUT_LIMIT_BYTES, clock=options.profile,
                     probes={q.name: job.Probe(source=q.probe_source, inputs=inputs[q.name], helpers=q.helpers)
                             for q in asked})
     spawned = time.time()
-    outcome = launch.run(json.dumps(sent).encode(), RUN_ENV, timeout_s + GRACE_S, sandboxed)
+    outcome = launch.run(json.dumps(sent).encode(), RUN_ENV, options)
     returned = time.time()
     if outcome.killed:
         result.status = "timed out"
         running = [ln.split("[grader] running ", 1)[1] for ln in outcome.log if "[grader] running " in ln]
         where = cells.where(running[-1] if running else "", nb)
-        result.problems.insert(0, f"stopped after {timeout_s:g} s, the time limit: {where} was still running "
+        result.problems.insert(0, f"stopped after {options.timeout_s:g} s, the time limit: {where} was still running "
                                   "(an infinite loop, or a cell that ignores interrupts?)")
         return
     try:

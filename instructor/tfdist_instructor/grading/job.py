@@ -3,7 +3,9 @@
 ``grade.py`` writes a job with :func:`make`; ``runner.py``, inside the sandbox, reads it with
 :func:`read`. Both import this module, so a key added or renamed on one side fails on the other
 at once, naming the key, instead of surfacing as a KeyError in the student's sandbox. Standard
-library only: it runs in the sandbox's interpreter too.
+library only: it runs in the sandbox's interpreter too. The time limits and ``clock`` are what
+the runner needs of the run's ``GradeOptions`` (``timeout_s`` and the limits derived from it,
+``profile``); the sandbox's limits stay with the grader, which applies them from outside.
 """
 
 import json
@@ -19,11 +21,11 @@ class Probe(TypedDict):
 class Job(TypedDict):
     notebook: str  # the cleaned notebook, nbformat JSON
     name: str  # the file name it is written under in the sandbox
-    timeout_s: float  # the whole run's limit
-    cell_limit_s: float  # one cell's limit
-    probe_reserve_s: float  # kept for the probes after the student's cells
+    timeout_s: float  # the whole run's limit (GradeOptions.timeout_s)
+    cell_limit_s: float  # one cell's limit (GradeOptions.cell_limit_s)
+    probe_reserve_s: float  # kept for the probes after the student's cells (GradeOptions.probe_reserve_s)
     output_limit: int  # bytes of a cell's output kept
-    clock: bool  # time the kernel's TensorFlow import
+    clock: bool  # time the kernel's TensorFlow import (GradeOptions.profile)
     probes: dict  # {question: Probe}
 
 

@@ -31,11 +31,12 @@ class Outcome:
     returncode: int
 
 
-def run(job, env, timeout_s, sandboxed, limits=sandbox.Limits()):
-    """Run the runner on ``job`` (bytes) for at most ``timeout_s`` seconds; return its Outcome."""
+def run(job, env, options):
+    """Run the runner on ``job`` (bytes) as the run's ``options`` say (a ``GradeOptions``: sandboxed
+    or not, the sandbox's limits) for at most ``options.deadline_s`` seconds; return its Outcome."""
     with tempfile.TemporaryDirectory(prefix="tfdist-grade-", ignore_cleanup_errors=True) as scratch:
-        if sandboxed:
-            command, cwd = sandbox.wrap(RUNNER, limits, env), None
+        if options.sandboxed:
+            command, cwd = sandbox.wrap(RUNNER, options.limits, env), None
         else:
             command, cwd = RUNNER, scratch
             env = {**os.environ, **env, "HOME": scratch, "TMPDIR": scratch}
@@ -48,7 +49,7 @@ def run(job, env, timeout_s, sandboxed, limits=sandbox.Limits()):
             reader.start()
         _feed(proc, job)
         try:
-            proc.wait(timeout=timeout_s)
+            proc.wait(timeout=options.deadline_s)
             killed = False
         except subprocess.TimeoutExpired:
             killed = True

@@ -8,25 +8,28 @@ the exercise's policy and the hand-graded points make ``totals.csv``.
 
 from pathlib import Path
 
-from tfdist_instructor.grading import grade_folder, notebook, report, seeds as seeding
+from tfdist_instructor.grading import GradeOptions, grade_folder, notebook, report, seeds as seeding
 from tfdist_instructor.term import intake as intake_, totals
 from tfdist_instructor.term.policy import Policy
 
 
-def grade_class(submissions, out, roster, exercise=None, timeout_s=600, jobs=1, sandboxed=True, only=None,
-                seeds=None, hand=None, policy_dir=None, slurm=None):
-    """Grade ``submissions`` for ``roster`` into ``out``; return (results, intake, totals rows).
+def grade_class(submissions, out, roster, options=GradeOptions(), seeds=None, hand=None, policy_dir=None,
+                slurm=None):
+    """Grade ``submissions`` for ``roster`` into ``out`` with the run's ``options`` (a
+    ``GradeOptions``); return (results, intake, totals rows).
 
-    ``seeds``: None (new ones), one int, or ``{student id: seed}`` (e.g. a report's recorded seeds).
-    Into a report that already holds the class, only the students with a file in ``submissions``
-    (of ``only``, when given) get new rows, totals and unmatched entries; every other stays."""
+    ``seeds``: None (``options.seed``: new ones unless it is set), one int, or ``{student id:
+    seed}`` (e.g. a report's recorded seeds). Into a report that already holds the class, only the
+    students with a file in ``submissions`` (of ``options.only``, when given) get new rows, totals
+    and unmatched entries; every other stays."""
+    only, seeds = options.only, options.seed if seeds is None else seeds
     taken = intake_.take_in(submissions, roster)
     if only:
         unknown = sorted(set(only) - set(roster.by_id))
         if unknown:
             raise ValueError(f"not in the roster: {', '.join(unknown)}")
         taken.keep_only(set(only))
-    exercise = exercise or (_exercise(taken) if taken.matched else None)
+    exercise = options.exercise or (_exercise(taken) if taken.matched else None)
     old = _class_report(out, exercise)
     if exercise is not None:  # every check of the policy and the hand-graded points before any grading
         policy = Policy.for_exercise(exercise, **({"folder": policy_dir} if policy_dir else {}))
@@ -41,10 +44,9 @@ def grade_class(submissions, out, roster, exercise=None, timeout_s=600, jobs=1, 
         raise ValueError(f"no submission in {submissions} matches the roster (see {listed})")
     chosen = {sid: _seed(seeds, sid) for sid in taken.matched}  # explicit: a Slurm task draws the same inputs
     if slurm is not None:
-        results = slurm.grade(taken.files, chosen, out, exercise=exercise, timeout_s=timeout_s, sandboxed=sandboxed)
-    else:
-        results = grade_folder(None, out, timeout_s=timeout_s, exercise=exercise, jobs=jobs, sandboxed=sandboxed,
-                               students=taken.files, seeds=chosen)
+        results = slurm.grade(taken.files, chosen, out, exercise, options)
+    else:  # the exercise is the one every matched file names (_exercise), or options.exercise
+        results = grade_folder(None, out, options, students=taken.files, seeds=chosen)
     rows = totals.totals(results, taken, roster, policy, hand_points)
     if old is not None:  # the class's report: only this run's students change
         rows = totals.merged(old, rows, set(taken.matched) | taken.held)

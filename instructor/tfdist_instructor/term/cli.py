@@ -23,9 +23,10 @@ def extend_grade(parser):
     parser.set_defaults(class_grade=class_grade)
 
 
-def class_grade(args):
+def class_grade(args, options):
     """The class's grading for ``grade``'s entry point (``grading/cli.run``): the term's options
-    checked and the roster read, before any work; None without ``--roster``."""
+    checked and the roster read, before any work; None without ``--roster``. The class is graded
+    with ``options``, the run's one ``GradeOptions`` (its ``only`` is ``--only``)."""
     if not args.roster:
         given = [f"--{o.replace('_', '-')}" for o in TERM_OPTIONS if getattr(args, o)]
         if given:
@@ -34,18 +35,17 @@ def class_grade(args):
     from tfdist_instructor.term.roster import Roster
 
     roster = Roster.load(args.roster)
-    return lambda seeds: _grade(args, roster, seeds)
+    return lambda seeds: _grade(args, roster, options, seeds)
 
 
-def _grade(args, roster, seeds):
+def _grade(args, roster, options, seeds):
     from tfdist_instructor.term import classgrade, slurm
 
     runner = slurm.SlurmGrader(tasks=args.slurm_tasks, options=[o for s in args.slurm_option for o in shlex.split(s)]) \
         if args.slurm else None
-    results, taken, rows = classgrade.grade_class(
-        Path(args.submissions), Path(args.out), roster, exercise=args.exercise, timeout_s=args.timeout, jobs=args.jobs,
-        sandboxed=not args.trust_submissions, only=args.only, hand=args.hand, seeds=seeds,
-        policy_dir=args.policy_dir, slurm=runner)
+    results, taken, rows = classgrade.grade_class(Path(args.submissions), Path(args.out), roster, options,
+                                                  seeds=seeds, hand=args.hand, policy_dir=args.policy_dir,
+                                                  slurm=runner)
     print(f"\n{len(results)} submissions graded, {len(taken.unmatched)} not graded (unmatched.csv); totals of "
           f"{len(rows)} students in {Path(args.out) / 'totals.csv'}")
     return 0

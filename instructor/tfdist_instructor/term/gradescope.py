@@ -109,7 +109,7 @@ def _case_line(t):
 
 def run(root, exercise, timeout_s):
     """Grade the one notebook in ``root``/submission; write ``root``/results/results.json."""
-    from tfdist_instructor.grading import GradeResult, grade_submission, sandbox
+    from tfdist_instructor.grading import GradeOptions, GradeResult, grade_submission, sandbox
     from tfdist_instructor.term.totals import hand_possible
 
     root, started = Path(root), time.monotonic()
@@ -118,7 +118,8 @@ def run(root, exercise, timeout_s):
     if unsandboxed:
         print(unsandboxed_note(unsandboxed).replace("**", ""), flush=True)
     if len(notebooks) == 1:
-        result = grade_submission(notebooks[0], exercise, timeout_s, sandboxed=unsandboxed is None)
+        result = grade_submission(notebooks[0], GradeOptions(timeout_s=timeout_s, exercise=exercise,
+                                                             sandboxed=unsandboxed is None))
     else:
         result = GradeResult(student="submission", file="", exercise=exercise, status="rejected",
                              problems=[f"submit exactly one .ipynb file; found {len(notebooks)}"])

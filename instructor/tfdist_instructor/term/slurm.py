@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-from tfdist_instructor.grading import GradeResult, grade_submission, write_report
+from tfdist_instructor.grading import GradeOptions, GradeResult, grade_submission, write_report
 
 DIED = {"FAILED", "NODE_FAIL", "OUT_OF_MEMORY", "TIMEOUT", "BOOT_FAIL", "PREEMPTED"}
 FINAL = DIED | {"COMPLETED", "CANCELLED", "DEADLINE"}
@@ -36,14 +36,14 @@ class SlurmGrader:
     env: dict | None = None  # the environment jobs are submitted with (sbatch passes it on)
     records: list = dataclasses.field(default_factory=list)  # the array's tasks as Slurm last reported them
 
-    def grade(self, files, seeds, out, exercise, timeout_s, sandboxed=True):
-        """Grade ``{path: student}`` with ``{student: seed}`` on Slurm; write the report; return the results."""
+    def grade(self, files, seeds, out, exercise, options=GradeOptions()):
+        """Grade ``{path: student}`` with ``{student: seed}`` as ``exercise`` on Slurm, with the run's
+        ``options`` (each task rebuilds them from the manifest); write the report; return the results."""
         work = Path(out).resolve() / "slurm"
         (work / "results").mkdir(parents=True, exist_ok=True)
         entries = [{"file": str(Path(p).resolve()), "student": s, "seed": seeds[s]} for p, s in files.items()]
         tasks = max(1, min(len(entries), self.tasks or -(-len(entries) // PER_TASK)))
-        manifest = {"exercise": exercise, "timeout_s": timeout_s, "sandboxed": sandboxed, "tasks": tasks,
-                    "submissions": entries}
+        manifest = {"exercise": exercise, "options": options.as_dict(), "tasks": tasks, "submissions": entries}
         (work / "manifest.json").write_text(json.dumps(manifest, indent=1))
         script = work / "job.sh"
         script.write_text(f"#!/bin/bash\nexec {sys.executable} -m tfdist_instructor.term.slurm "
@@ -52,7 +52,8 @@ class SlurmGrader:
                          f"--output={work}/task-%a.log", *self.options, str(script)]).stdout.strip().split(";")[0]
         print(f"Slurm job {job}: {len(entries)} submissions in {tasks} array task(s)", flush=True)
         share = -(-len(entries) // tasks)
-        self._wait(job, tasks, deadline=time.monotonic() + (share * (timeout_s + 60) + 300) * (self.retries + 1))
+        per_try = share * (options.timeout_s + 60) + 300
+        self._wait(job, tasks, deadline=time.monotonic() + per_try * (self.retries + 1))
         results = merge(work, entries, exercise)
         write_report(results, out)
         return results
@@ -103,14 +104,15 @@ def merge(work, entries, exercise):
 def task(manifest_path, index):
     """Grade this array task's share of the manifest; skip what an earlier run of it finished."""
     manifest = json.loads(Path(manifest_path).read_text())
+    options = GradeOptions.from_dict(manifest["options"])
     results = Path(manifest_path).parent / "results"
     for i in range(int(index), len(manifest["submissions"]), manifest["tasks"]):
         target = results / f"{i}.json"
         if target.exists():
             continue
         entry = manifest["submissions"][i]
-        result = grade_submission(entry["file"], manifest["exercise"], manifest["timeout_s"], manifest["sandboxed"],
-                                  student=entry["student"], seed=entry["seed"])
+        result = grade_submission(entry["file"], options, exercise=manifest["exercise"], student=entry["student"],
+                                  seed=entry["seed"])
         partial = target.with_suffix(f".{os.getpid()}.part")
         partial.write_text(json.dumps(dataclasses.asdict(result)))
         os.replace(partial, target)  # atomic: a result is whole or absent

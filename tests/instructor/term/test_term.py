@@ -25,7 +25,7 @@ from downloads import EXERCISE, make_class
 from test_gradescope import check_results, run_autograder
 
 from tfdist_instructor import REPO_ROOT, cli
-from tfdist_instructor.grading import scores
+from tfdist_instructor.grading import GradeOptions, scores
 from tfdist_instructor.term import classgrade, gradescope, release, slurm as term_slurm
 from tfdist_instructor.term.roster import Roster
 
@@ -253,7 +253,7 @@ def test_the_class_graded_on_slurm_with_a_task_killed_matches_the_local_run(term
     watcher = threading.Thread(target=_kill_task_once, args=(out / "slurm", done, killed), daemon=True)
     watcher.start()
     try:
-        classgrade.grade_class(term / "downloads", out, Roster.load(term / "roster.csv"), timeout_s=300,
+        classgrade.grade_class(term / "downloads", out, Roster.load(term / "roster.csv"), GradeOptions(timeout_s=300),
                                seeds=scores.recorded_seeds(term / "graded"), policy_dir=term / "policy", slurm=grader)
     finally:
         done.set()

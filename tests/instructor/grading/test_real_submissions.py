@@ -3,8 +3,8 @@
 The slow tests grade notebooks for real, each in its own sandbox (about 20-90 s per notebook
 on two cores). To keep the file's run time down they share two graded folders: the reference
 solutions with the untouched exercises, and ten mixed submissions of exercise 1 built from
-``tests/grading_fixtures/fixtures.json`` (the solution plus one of every kind of bad one).
-Hostile submissions are in test_hostile.py, the taught mistakes in test_grading_mistakes.py.
+``fixtures/fixtures.json`` (the solution plus one of every kind of bad one).
+Hostile submissions are in test_hostile.py, the taught mistakes in test_mistakes.py.
 """
 
 import argparse
@@ -21,7 +21,7 @@ import pytest
 from tfdist_instructor import REPO_ROOT, cli, grading
 from tfdist_instructor.grading import catalog, codec, sandbox, verdict
 
-FIXTURES = Path(__file__).resolve().parent / "grading_fixtures"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SPEC = json.loads((FIXTURES / "fixtures.json").read_text())
 EXERCISES = ["01_global_batch", "02_custom_loop", "03_svhn_capstone", "04_multi_worker", "05_ring_allreduce"]
 
@@ -79,7 +79,7 @@ def reference_folder(tmp_path_factory):
     for exercise in EXERCISES:
         shutil.copy(reference("solution", exercise), folder / f"solution_{exercise}.ipynb")
         shutil.copy(reference("exercise", exercise), folder / f"untouched_{exercise}.ipynb")
-    results = grading.grade_folder(folder, out, timeout_s=600, jobs=2)
+    results = grading.grade_folder(folder, out, grading.GradeOptions(timeout_s=600, jobs=2))
     return {r.student: r for r in results}, out
 
 
@@ -91,7 +91,8 @@ def mixed_folder(tmp_path_factory):
     shutil.copy(reference("solution", SPEC["exercise"]), folder / files["solution"])
     for name, spec in SPEC["submissions"].items():
         files[name] = build_submission(folder, name, spec).name
-    results = {r.file: r for r in grading.grade_folder(folder, out, timeout_s=SPEC["timeout_s"], jobs=2)}
+    options = grading.GradeOptions(timeout_s=SPEC["timeout_s"], jobs=2)
+    results = {r.file: r for r in grading.grade_folder(folder, out, options)}
     return {name: results[file] for name, file in files.items()}, out
 
 
@@ -248,7 +249,7 @@ def test_a_folder_of_ten_mixed_submissions_gives_ten_rows_and_ten_feedback_files
 def test_a_loop_that_ignores_interrupts_is_killed_with_its_processes(tmp_path):
     spec = SPEC["alone"]["ignores_interrupts"]
     path = build_submission(tmp_path, "eve", spec)
-    result = grading.grade_submission(path, timeout_s=spec["timeout_s"])
+    result = grading.grade_submission(path, grading.GradeOptions(timeout_s=spec["timeout_s"]))
     grading.write_report([result], tmp_path / "report")
     assert_graded_as(result, spec, tmp_path / "report")
     assert result.seconds < spec["timeout_s"] + 30

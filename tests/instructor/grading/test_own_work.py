@@ -148,7 +148,7 @@ def graded(tmp_path_factory):
     for i, (name, (build, *_)) in enumerate(PLANTED.items()):
         nbformat.write(build(), folder / f"delegated_{i}.ipynb")
         names[f"delegated_{i}"] = name
-    results = grading.grade_folder(folder, out, timeout_s=600, jobs=2)
+    results = grading.grade_folder(folder, out, grading.GradeOptions(timeout_s=600, jobs=2))
     return {names[r.student]: r for r in results}, out
 
 

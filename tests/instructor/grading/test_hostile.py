@@ -19,7 +19,7 @@ import pytest
 from tfdist_instructor import REPO_ROOT, grading
 from tfdist_instructor.grading import sandbox
 
-FIXTURES = Path(__file__).resolve().parent / "grading_fixtures"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
 EXERCISES = ["01_global_batch", "02_custom_loop", "03_svhn_capstone", "04_multi_worker", "05_ring_allreduce"]
 HARD_CODED = """\
 def replica_batch_sizes(batch, num_replicas):
@@ -63,7 +63,7 @@ def attack(tmp_path_factory):
     hard_coded = nbformat.read(folder / "victim.ipynb", as_version=4)
     next(c for c in hard_coded.cells if c.get("id") == "q4-answer").source = HARD_CODED
     nbformat.write(hard_coded, folder / "hard_coded.ipynb")
-    results = {r.student: r for r in grading.grade_folder(folder, out, timeout_s=300, jobs=2)}
+    results = {r.student: r for r in grading.grade_folder(folder, out, grading.GradeOptions(timeout_s=300, jobs=2))}
     yield results, out, listener, token, sleeper
     listener.close()
 

@@ -109,7 +109,7 @@ def graded_class(tmp_path_factory):
     for name in ("amy", "cy"):
         nbformat.write(solution(EXERCISE), folder / f"{name}.ipynb")
     nbformat.write(planted(EXERCISE, *OFF_BY_ONE), folder / "bob.ipynb")
-    results = {r.student: r for r in grading.grade_folder(folder, out, timeout_s=120, jobs=2)}
+    results = {r.student: r for r in grading.grade_folder(folder, out, grading.GradeOptions(timeout_s=120, jobs=2))}
     return folder, out, results
 
 
@@ -137,8 +137,9 @@ def test_regrading_one_student_with_the_recorded_seed_gives_the_identical_grade_
 @needs_sandbox
 def test_the_same_seed_gives_every_case_the_same_message_and_a_new_seed_new_inputs(graded_class):
     folder, _, results = graded_class
-    again = grading.grade_submission(folder / "bob.ipynb", timeout_s=120, seed=results["bob"].seed)
+    options = grading.GradeOptions(timeout_s=120)
+    again = grading.grade_submission(folder / "bob.ipynb", options, seed=results["bob"].seed)
     assert again.tests == results["bob"].tests
-    other = grading.grade_submission(folder / "bob.ipynb", timeout_s=120, seed=results["bob"].seed + 1)
+    other = grading.grade_submission(folder / "bob.ipynb", options, seed=results["bob"].seed + 1)
     failed = [t["message"] for t in other.tests if not t["passed"]]
     assert other.score == again.score and failed != [t["message"] for t in again.tests if not t["passed"]]

@@ -1,7 +1,7 @@
 """Exercise 5's planted mistakes each lose the points of the questions they break; the solution
 scores full marks.
 
-Each mistake in ``grading_fixtures/ring_planted_mistakes.json`` is one substitution in one answer
+Each mistake in ``fixtures/ring_planted_mistakes.json`` is one substitution in one answer
 cell of the reference solution, with the score it must get, the questions that lose points, and
 the diagnosis (the measured factor and the mistake's name) its feedback and CSV row must show.
 The solution and the five mistakes are graded in one folder, sandboxed, like a class's
@@ -16,7 +16,7 @@ from planting import assert_diagnosed, grade_planted, lost_in, planted, solution
 
 from tfdist_instructor.grading import sandbox
 
-SPEC = json.loads((Path(__file__).parent / "grading_fixtures" / "ring_planted_mistakes.json").read_text())
+SPEC = json.loads((Path(__file__).parent / "fixtures" / "ring_planted_mistakes.json").read_text())
 EXERCISE = SPEC["exercise"]
 NO_MISTAKE = "none (the reference solution)"
 

@@ -1,6 +1,6 @@
 """Planted mistakes: a reference solution with one substitution in one answer cell, graded for real.
 
-Shared by test_grading_mistakes.py and test_planted_mistakes_ring.py; pytest -s prints the table.
+Shared by test_mistakes.py and test_planted_mistakes_ring.py; pytest -s prints the table.
 """
 
 import nbformat
@@ -37,7 +37,8 @@ def grade_planted(tmp_path_factory, notebooks, timeout_s):
     for i, (name, nb) in enumerate(notebooks.items()):
         nbformat.write(nb, folder / f"planted_{i}.ipynb")
         names[f"planted_{i}"] = name
-    results = {names[r.student]: r for r in grading.grade_folder(folder, out, timeout_s=timeout_s, jobs=2)}
+    options = grading.GradeOptions(timeout_s=timeout_s, jobs=2)
+    results = {names[r.student]: r for r in grading.grade_folder(folder, out, options)}
     print("\n| planted mistake | exercise | score | lost in |\n| --- | --- | --- | --- |")
     for name in notebooks:
         result = results[name]

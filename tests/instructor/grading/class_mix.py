@@ -8,8 +8,8 @@ import re
 
 import nbformat
 from planting import planted, solution
-from test_grading_mistakes import MISTAKES
-from test_grading_own_work import LINK, SPLIT_BY_HELPER
+from test_mistakes import MISTAKES
+from test_own_work import LINK, SPLIT_BY_HELPER
 from test_planted_mistakes_ring import SPEC as RING
 
 from tfdist_instructor import REPO_ROOT, grading
@@ -59,7 +59,7 @@ def _broken(exercise, what):
     if what == "empty file":
         return ".ipynb", ""
     if what == "a .py script":
-        return ".py", (REPO_ROOT / "tests/instructor/grading_fixtures/not_a_notebook.py").read_text()
+        return ".py", (REPO_ROOT / "tests/instructor/grading/fixtures/not_a_notebook.py").read_text()
     nb = nbformat.read(grading.EXERCISES_DIR / exercise / f"{exercise}.ipynb", as_version=4) \
         if what == "untouched" else solution(exercise)
     answers = [c for c in nb.cells if re.fullmatch(r"q\d+-answer", c.get("id", ""))]
@@ -79,7 +79,7 @@ def _broken(exercise, what):
 
 def _hostile(exercise, folder):
     """The hostile test's first cell before the untouched exercise, aimed at a closed port."""
-    cell = (REPO_ROOT / "tests/instructor/grading_fixtures/hostile_cell.py").read_text()
+    cell = (REPO_ROOT / "tests/instructor/grading/fixtures/hostile_cell.py").read_text()
     token = random.randrange(10**9)
     for name, value in {"REPO": str(REPO_ROOT), "OUT": str(folder), "PORT": 9, "HOST": "127.0.0.1",
                         "TOKEN_NUMBER": str(400_000 + token % 10**5), "TOKEN": f"tfdist-hostile-{token}"}.items():
