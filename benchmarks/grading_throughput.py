@@ -22,6 +22,7 @@ from pathlib import Path
 
 from tfdist_instructor import REPO_ROOT, grading
 from tfdist_instructor.grading import phases, sandbox
+from tfdist_edu.tour.others import OtherLoad
 
 sys.path.insert(0, str(REPO_ROOT / "tests" / "instructor" / "grading"))
 import class_mix  # noqa: E402 - the fixtures live beside the tests
@@ -87,10 +88,13 @@ def main(argv=None):
         kinds = build(args.exercise, args.size, folder)
         print(f"grading {args.size} submissions of {args.exercise} with {args.jobs} jobs, --timeout {args.timeout:g}",
               flush=True)
+        others = OtherLoad().start()  # other processes' CPU, as the tour measures it
         started = time.monotonic()
         options = grading.GradeOptions(timeout_s=args.timeout, exercise=args.exercise, jobs=args.jobs, profile=True)
         results = grading.grade_folder(folder, out, options)
         report(results, kinds, time.monotonic() - started, args.jobs)
+        print(f"other processes used {others.cores():.2f} of the {os.cpu_count()} cores during the run; "
+              f"{os.cpu_count()} cores, Python {sys.version.split()[0]}", flush=True)
 
 
 if __name__ == "__main__":
