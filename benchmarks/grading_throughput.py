@@ -22,7 +22,7 @@ from pathlib import Path
 
 from tfdist_instructor import REPO_ROOT, grading
 from tfdist_instructor.grading import phases, sandbox
-from tfdist_edu.tour.others import OtherLoad
+from tfdist_edu.tour.others import SampledLoad
 
 sys.path.insert(0, str(REPO_ROOT / "tests" / "instructor" / "grading"))
 import class_mix  # noqa: E402 - the fixtures live beside the tests
@@ -88,7 +88,10 @@ def main(argv=None):
         kinds = build(args.exercise, args.size, folder)
         print(f"grading {args.size} submissions of {args.exercise} with {args.jobs} jobs, --timeout {args.timeout:g}",
               flush=True)
-        others = OtherLoad().start()  # other processes' CPU, as the tour measures it
+        # Other processes' CPU, looked at every half second: the sandboxed kernels run in their
+        # own session and PID namespace, where the tour's count of waited-for children misses them.
+        others = SampledLoad()
+        others.start()
         started = time.monotonic()
         options = grading.GradeOptions(timeout_s=args.timeout, exercise=args.exercise, jobs=args.jobs, profile=True)
         results = grading.grade_folder(folder, out, options)

@@ -22,7 +22,10 @@ from tfdist_edu.tour.blocks import BlockData
 from tfdist_edu.tour import reading, slowdowns
 from tfdist_edu.tour.others import OtherLoad
 
-BLOCKS_PER_EPOCH = 4  # each epoch is run as 4 blocks per arm, the arms alternating
+# Each epoch is run as 8 blocks per arm (about 1 s each on 2 CPU cores), the arms alternating:
+# a round of four blocks is shorter than the 2-15 s stretches in which the whole machine ran
+# slower, so such a stretch slows the arms of a round together (``slowdowns``), not one arm.
+BLOCKS_PER_EPOCH = 8
 
 
 def check_arguments(epochs, replicas, per_replica_batch, out):
@@ -136,7 +139,9 @@ def _alternate(arms, epochs, blocks):
         for arm in order:
             train = blocks.dataset(round_)
             gc.collect()  # Python's own pauses land here, between blocks, not inside one
+            load = OtherLoad().start()
             times[arm.run.name] = arm.run_block(train)
+            arm.run.block_other_cores.append(round(load.stop(), 3))
         print(f"round {round_ + 1}/{rounds}: " + ", ".join(
             f"{name} {seconds:.1f} s" for name, seconds in times.items()), flush=True)
         if (round_ + 1) % BLOCKS_PER_EPOCH == 0:

@@ -4,10 +4,12 @@ The 1-minute load average cannot tell: right after `make demo` installs the cour
 counts pip. On Linux, /proc/stat gives the machine's busy CPU time; the CPU time of this
 process and of every process it started (live ones read from /proc, finished ones from the
 times their parents collected) is subtracted, and the rest, divided by the wall time, is what
-others used. Elsewhere the load average is the fallback.
+others used. Elsewhere the load average is the fallback. ``SampledLoad`` looks every half
+second instead, for work whose processes are never waited for by this one (a sandbox's).
 """
 
 import os
+import threading
 import time
 
 
@@ -76,3 +78,62 @@ class OtherLoad:
         if self._wall is not None:
             self.stop()
         return self.others_s / self.wall_s if self.wall_s else 0.0
+
+
+def _snapshot():
+    """{pid: (ppid, CPU ticks of the process itself)} of every live process."""
+    stats = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            stats[int(entry)] = (int(fields[1]), int(fields[11]) + int(fields[12]))
+    return stats
+
+
+class SampledLoad(threading.Thread):
+    """Others' CPU for work whose processes leave this one's tree of waited-for children (a
+    sandbox that starts its own session and PID namespace): every ``interval`` seconds, the CPU
+    each live descendant used since the last look counts as ours, the rest of the machine's busy
+    time as others'. A descendant that starts and ends between two looks counts as others'.
+    ``start()`` before the work, ``cores()`` after it."""
+
+    def __init__(self, interval=0.5):
+        super().__init__(daemon=True)
+        self.interval, self._done = interval, threading.Event()
+        self.busy_s, self.mine_s, self.wall_s = 0.0, 0.0, 0.0
+
+    def run(self):
+        self._wall = time.monotonic()
+        self.first_look()
+        while not self._done.wait(self.interval):
+            self.look()
+        self.look()
+        self.wall_s = time.monotonic() - self._wall
+
+    def first_look(self):
+        self._busy, self._seen = _machine_busy_s(), _snapshot()
+
+    def look(self):
+        """Add the machine's busy time and our descendants' CPU since the last look."""
+        busy, now = _machine_busy_s(), _snapshot()
+        children = {}
+        for pid, (ppid, _) in now.items():
+            children.setdefault(ppid, []).append(pid)
+        mine, todo = 0, [os.getpid()]
+        while todo:
+            pid = todo.pop()
+            mine += now.get(pid, (0, 0))[1] - self._seen.get(pid, (0, 0))[1]
+            todo += children.get(pid, [])
+        self.busy_s += busy - self._busy
+        self.mine_s += mine / os.sysconf("SC_CLK_TCK")
+        self._busy, self._seen = busy, now
+
+    def cores(self):
+        """Others' average cores from ``start()`` until now (the sampling stops)."""
+        self._done.set()
+        self.join()
+        return max(self.busy_s - self.mine_s, 0.0) / self.wall_s if self.wall_s else 0.0
