@@ -7,6 +7,7 @@ names) and asserts each claim with a threshold matching the sentence, quoting th
 runs them on the copy it is about to store and refuses a copy that fails them.
 """
 
+import ast
 import os
 import re
 from pathlib import Path
@@ -60,6 +61,13 @@ class Lesson:
 
     def numbers(self, cell_id, pattern):
         return [float(m.replace(",", "")) for m in re.findall(pattern, self.text(cell_id))]
+
+    def list_after(self, cell_id, label):
+        """The Python list the cell printed right after ``label`` on one line."""
+        text = self.text(cell_id)
+        match = re.search(re.escape(label) + r"\s*(\[[^\]]*\])", text)
+        assert match, f"nothing printed after {label!r}:\n{text[:600]}"
+        return ast.literal_eval(match.group(1))
 
 
 @pytest.fixture
