@@ -74,12 +74,10 @@ def test_the_default_and_one_device_runs_reach_accuracies_a_little_apart(lesson)
 
 
 def _verdicts(run):
-    text = run.text("l01-fair-code")
-    found = re.findall(r"^(\w+) vs default, (wall|CPU) time: (faster|slower|no measurable difference)"
-                       r"(?:, at [0-9.]+x the speed)? \(median ([0-9.]+)x; middle half of (\d+) paired "
-                       r"repeats ([0-9.]+)x-([0-9.]+)x\)\.$", text, re.M)
-    return {(name, clock): (verdict, float(median), int(n), float(low), float(high))
-            for name, clock, verdict, median, n, low, high in found}
+    found = [(re.fullmatch(r"(\w+) vs default, (wall|CPU) time", m["what"]), m)
+             for m in run.paired_lines("l01-fair-code")]
+    return {arm.groups(): (m["verdict"], float(m["median"]), int(m["n"]), float(m["low"]), float(m["high"]))
+            for arm, m in found if arm}
 
 
 def test_the_fair_comparison_gives_every_arm_the_same_batch_steps_and_jit_compile(lesson):
@@ -106,11 +104,9 @@ def test_each_printed_verdict_follows_from_the_middle_half_of_its_paired_ratios(
     assert set(verdicts) == {(n, c) for n in ("one_device", "mirrored") for c in ("wall", "CPU")}, verdicts
     for key, (verdict, median, n, low, high) in verdicts.items():
         assert low <= median <= high and n >= 6
-        expected = ("no measurable difference" if low <= 1 <= high
-                    else "faster" if median > 1 else "slower")
         # the quartiles are printed to 0.01: a bound within rounding of 1 may read either way
         if min(abs(low - 1), abs(high - 1)) > 0.005:
-            assert verdict == expected, (key, verdict, low, high)
+            assert verdict == run.middle_half_verdict(low, high), (key, verdict, low, high)
 
 
 def test_cpu_time_does_not_count_the_waits_that_other_processes_cause(lesson):
