@@ -34,7 +34,8 @@ def test_nbval_run_leaves_an_executed_copy_with_the_outputs_of_that_run(tmp_path
 
 
 def test_the_executed_copy_records_how_busy_other_processes_kept_the_cpu(tmp_path):
-    _, copy = _run_with_nbval(tmp_path, "quiet.ipynb", [nbformat.v4.new_code_cell("import time; time.sleep(0.5)")])
+    _, copy = _run_with_nbval(tmp_path, "quiet.ipynb",
+                              [nbformat.v4.new_code_cell("import time; time.sleep(0.5)")])
     run = copy.metadata["tfdist_edu"]["run"]
     assert run["cores"] == os.cpu_count() and isinstance(run["other_cores"], float)
     assert run["other_cores"] >= 0.0

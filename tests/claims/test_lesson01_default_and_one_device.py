@@ -80,6 +80,15 @@ def _verdicts(run):
             for arm, m in found if arm}
 
 
+def _seconds_per_round(run):
+    """{arm: (wall seconds, CPU seconds)} of each alternated round of the fair comparison."""
+    text = run.text("l01-fair-code")
+    table = re.findall(r"^ *(\w+) +wall seconds per round: (.*)\n +CPU seconds per round: +(.*)$", text, re.M)
+    assert table, text
+    return {arm: ([float(v) for v in wall.split(", ")], [float(v) for v in cpu.split(", ")])
+            for arm, wall, cpu in table}
+
+
 def test_the_fair_comparison_gives_every_arm_the_same_batch_steps_and_jit_compile(lesson):
     run = lesson(STEM)
     run.says("l01-fair-md", "the same global batch (here 128: one device takes it whole, "
@@ -89,10 +98,9 @@ def test_the_fair_comparison_gives_every_arm_the_same_batch_steps_and_jit_compil
     match = re.search(r"every arm: global batch (\d+), (\d+) steps a round, jit_compile=(\w+); "
                       r"1 untimed round, then (\d+) alternated rounds", text)
     assert match and int(match[1]) == 128 and int(match[2]) >= 100 and int(match[4]) >= 6, text
-    wall = dict(re.findall(r"^ *(\w+) +wall seconds per round: (.*)$", text, re.M))
-    cpu = re.findall(r"^ +CPU seconds per round: +(.*)$", text, re.M)
-    assert set(wall) == {"default", "one_device", "mirrored"} and len(cpu) == 3, text
-    assert {len(times.split(", ")) for times in list(wall.values()) + cpu} == {int(match[4])}
+    rounds = _seconds_per_round(run)
+    assert set(rounds) == {"default", "one_device", "mirrored"}, text
+    assert {len(seconds) for both in rounds.values() for seconds in both} == {int(match[4])}
     assert "/tmp" not in text
 
 
@@ -115,13 +123,10 @@ def test_cpu_time_does_not_count_the_waits_that_other_processes_cause(lesson):
                             "up over all its threads: it does not grow while the process waits for a "
                             "core that another program holds.")
     text = run.text("l01-fair-code")
-    wall = [float(v) for line in re.findall(r"wall seconds per round: (.*)$", text, re.M)
-            for v in line.split(", ")]
-    cpu = [float(v) for line in re.findall(r"CPU seconds per round:\s+(.*)$", text, re.M)
-           for v in line.split(", ")]
     cores = int(re.search(r"of the (\d+) cores", text)[1])
+    both = [(w, c) for wall, cpu in _seconds_per_round(run).values() for w, c in zip(wall, cpu)]
     # CPU time is at most the wall time times the cores the process could use
-    assert all(c <= w * cores * 1.05 for w, c in zip(wall, cpu)), (wall, cpu)
+    assert all(c <= w * cores * 1.05 for w, c in both), both
 
 
 def test_the_reading_of_the_verdicts_names_every_outcome_instead_of_predicting_one(lesson):
