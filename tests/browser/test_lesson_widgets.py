@@ -156,6 +156,21 @@ def press(lab_page, cell, slider, key="ArrowRight"):
     return lambda: (handle.focus(), handle.press(key))
 
 
+def answers_each_move(lab_page, cell, name, moves, expected):
+    """Make the ``moves`` ({control: act}) in turn on the panel in ``cell``: each must change
+    that control of the kernel's ``name`` and nothing else, the answer within
+    ANSWER_WITHIN_S, to ``expected(values)``. The values after the last move."""
+    before = values(lab_page, name)
+    for control, act in moves.items():
+        seconds = move(lab_page, cell, act)
+        now = values(lab_page, name)
+        changed = {k for k in now if now[k] != before[k]}
+        assert changed == {control} and seconds < ANSWER_WITHIN_S, (control, changed, seconds)
+        assert answer(lab_page.page, cell).strip() == expected(now).strip()
+        before = now
+    return before
+
+
 def test_each_panel_is_drawn_as_its_controls(lab_page):
     counts = {cell: {kind: panel(lab_page.page, cell).locator(selector).count() for kind, selector in (
         ("sliders", ".widget-slider"), ("menus", "select"), ("buttons", ".widget-toggle-button"),
@@ -183,15 +198,9 @@ def test_the_strategy_chooser_answers_each_control_within_a_second(lab_page):
     moves = {"devices_per_machine": press(lab_page, cell, 1), "machines": press(lab_page, cell, 0),
              "accelerator": lambda: box.locator("select").select_option(label="TPU"),
              "sync": lambda: box.get_by_role("button", name="asynchronous (parameter servers)").click()}
-    before = values(lab_page, "chooser")
-    for name, act in moves.items():
-        seconds = move(lab_page, cell, act)
-        now = values(lab_page, "chooser")
-        changed = {k for k in now if now[k] != before[k]}
-        assert changed == {name} and seconds < ANSWER_WITHIN_S, (name, changed, seconds)
-        assert answer(lab_page.page, cell).strip() == widgets.strategy_chooser(**now).text.strip()
-        before = now
-    assert before == dict(machines=2, accelerator="tpu", devices_per_machine=2, sync=False)
+    last = answers_each_move(lab_page, cell, "chooser", moves,
+                             lambda now: widgets.strategy_chooser(**now).text)
+    assert last == dict(machines=2, accelerator="tpu", devices_per_machine=2, sync=False)
 
 
 def test_the_batch_explorer_answers_each_control_within_a_second(lab_page):
@@ -199,16 +208,9 @@ def test_the_batch_explorer_answers_each_control_within_a_second(lab_page):
     examples = panel(lab_page.page, cell).locator("input[type=number]")
     moves = {"replicas": press(lab_page, cell, 0), "per_replica_batch": press(lab_page, cell, 1, "ArrowLeft"),
              "examples": lambda: (examples.fill("1000"), examples.press("Enter"))}
-    before = values(lab_page, "explorer")
-    for name, act in moves.items():
-        seconds = move(lab_page, cell, act)
-        now = values(lab_page, "explorer")
-        changed = {k for k in now if now[k] != before[k]}
-        assert changed == {name} and seconds < ANSWER_WITHIN_S, (name, changed, seconds)
-        expected = widgets.batch_explorer(base_learning_rate=0.01, **now).text
-        assert answer(lab_page.page, cell).strip() == expected.strip()
-        before = now
-    assert before == dict(replicas=3, per_replica_batch=31, examples=1000)
+    last = answers_each_move(lab_page, cell, "explorer", moves,
+                             lambda now: widgets.batch_explorer(base_learning_rate=0.01, **now).text)
+    assert last == dict(replicas=3, per_replica_batch=31, examples=1000)
 
 
 def test_the_speedup_explorer_answers_each_control_within_a_second(lab_page):
@@ -217,15 +219,10 @@ def test_the_speedup_explorer_answers_each_control_within_a_second(lab_page):
                                                                   "ring_latency")}
     fixed = dict(ms_per_example=published["resnet50_step"] / published["resnet50_batch"],
                  fixed_ms=0.0, latency_us=published["ring_latency"])  # as lesson 5 gives them
-    before = values(lab_page, "explorer5")
-    for slider, name in enumerate(("parameters_m", "per_device_batch", "link_gb_s", "devices")):
-        seconds = move(lab_page, cell, press(lab_page, cell, slider))
-        now = values(lab_page, "explorer5")
-        changed = {k for k in now if now[k] != before[k]}
-        assert changed == {name} and seconds < ANSWER_WITHIN_S, (name, changed, seconds)
-        assert answer(lab_page.page, cell).strip() == speedup.what_if(**now, **fixed).strip()
-        before = now
-    assert before == dict(parameters_m=30, per_device_batch=65, link_gb_s=15, devices=5)
+    moves = {name: press(lab_page, cell, slider)
+             for slider, name in enumerate(("parameters_m", "per_device_batch", "link_gb_s", "devices"))}
+    last = answers_each_move(lab_page, cell, "explorer5", moves, lambda now: speedup.what_if(**now, **fixed))
+    assert last == dict(parameters_m=30, per_device_batch=65, link_gb_s=15, devices=5)
     assert panel(lab_page.page, cell).locator(".widget-readout").all_inner_texts() == [
         "30 M", "65", "15 GB/s", "5"]
 

@@ -7,6 +7,7 @@ names) and asserts each claim with a threshold matching the sentence, quoting th
 runs them on the copy it is about to store and refuses a copy that fails them.
 """
 
+import ast
 import os
 import re
 from pathlib import Path
@@ -15,6 +16,14 @@ import nbformat
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+
+# How ``tfdist_edu.timing.Paired`` prints a comparison after its "what: ": the verdict, then the
+# median and the middle half of the paired ratios, e.g. "faster, at 1.30x the speed (median
+# 1.30x; middle half of 8 paired repeats 1.21x-1.42x)."
+VERDICT = (r"(?P<verdict>faster|slower|no measurable difference)(?:, at [\d.]+x the speed)? "
+           r"\(median (?P<median>[\d.]+)x; middle half of (?P<n>\d+) paired repeats "
+           r"(?P<low>[\d.]+)x-(?P<high>[\d.]+)x\)\.")
+PAIRED = r"^(?P<what>.+? vs .+?): " + VERDICT
 
 
 def executed_dir():
@@ -26,6 +35,8 @@ def executed_dir():
 
 class Lesson:
     """One executed lesson: its cells by id, their prose and printed text."""
+
+    VERDICT = VERDICT
 
     def __init__(self, nb, path):
         self.nb, self.path = nb, path
@@ -60,6 +71,32 @@ class Lesson:
 
     def numbers(self, cell_id, pattern):
         return [float(m.replace(",", "")) for m in re.findall(pattern, self.text(cell_id))]
+
+    def list_after(self, cell_id, label):
+        """The Python list the cell printed right after ``label`` on one line."""
+        text = self.text(cell_id)
+        match = re.search(re.escape(label) + r"\s*(\[[^\]]*\])", text)
+        assert match, f"nothing printed after {label!r}:\n{text[:600]}"
+        return ast.literal_eval(match.group(1))
+
+    def paired_lines(self, cell_id, end="$"):
+        """Every comparison the cell printed as ``timing.Paired`` prints one, in order: matches
+        with the groups what, verdict, median, n, low, high; ``end`` is what follows on its line."""
+        found = list(re.finditer(PAIRED + end, self.text(cell_id), re.M))
+        assert found, f"cell {cell_id} printed no paired verdict:\n{self.text(cell_id)[:800]}"
+        return found
+
+    def paired(self, cell_id, what, end="$"):
+        """The one comparison in the cell whose "what" starts with ``what``."""
+        matches = [m for m in self.paired_lines(cell_id, end) if m["what"].startswith(what)]
+        assert len(matches) == 1, f"cell {cell_id}: expected one verdict for {what!r}, got {matches}"
+        return matches[0]
+
+    @staticmethod
+    def middle_half_verdict(low, high):
+        """The verdict the lessons teach for a middle half [low, high] of paired ratios: a
+        difference only when it lies wholly on one side of 1."""
+        return "no measurable difference" if low <= 1 <= high else "faster" if low > 1 else "slower"
 
 
 @pytest.fixture

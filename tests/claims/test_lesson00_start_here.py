@@ -6,22 +6,14 @@ import re
 STEM = "00_start_here"
 
 
-def _list_after(text, label):
-    """The Python list printed right after ``label`` on one line."""
-    match = re.search(re.escape(label) + r"\s*(\[[^\]]*\])", text)
-    assert match, f"nothing printed after {label!r}:\n{text[:600]}"
-    return ast.literal_eval(match.group(1))
-
-
 def test_the_all_reduce_hands_every_replica_the_sum_and_every_copy_the_same_update(lesson):
     run = lesson(STEM)
     run.says("b5f2076b", "An **all-reduce** adds the values of all replicas and hands the sum back "
                          "to every replica. Every replica then holds the same sum, so every copy "
                          "of the weight gets the same update.")
-    text = run.text("8e81216d")
-    gradients = _list_after(text, "each replica's gradient:")
-    summed = _list_after(text, "after the all-reduce:")
-    copies = _list_after(text, "copies of the weight after the update:")
+    gradients = run.list_after("8e81216d", "each replica's gradient:")
+    summed = run.list_after("8e81216d", "after the all-reduce:")
+    copies = run.list_after("8e81216d", "copies of the weight after the update:")
     assert len(gradients) == len(summed) >= 2
     assert all(value == sum(gradients) for value in summed), (gradients, summed)
     assert len(set(copies)) == 1, f"the copies of the mirrored weight differ: {copies}"

@@ -74,12 +74,19 @@ def test_the_default_and_one_device_runs_reach_accuracies_a_little_apart(lesson)
 
 
 def _verdicts(run):
+    found = [(re.fullmatch(r"(\w+) vs default, (wall|CPU) time", m["what"]), m)
+             for m in run.paired_lines("l01-fair-code")]
+    return {arm.groups(): (m["verdict"], float(m["median"]), int(m["n"]), float(m["low"]), float(m["high"]))
+            for arm, m in found if arm}
+
+
+def _seconds_per_round(run):
+    """{arm: (wall seconds, CPU seconds)} of each alternated round of the fair comparison."""
     text = run.text("l01-fair-code")
-    found = re.findall(r"^(\w+) vs default, (wall|CPU) time: (faster|slower|no measurable difference)"
-                       r"(?:, at [0-9.]+x the speed)? \(median ([0-9.]+)x; middle half of (\d+) paired "
-                       r"repeats ([0-9.]+)x-([0-9.]+)x\)\.$", text, re.M)
-    return {(name, clock): (verdict, float(median), int(n), float(low), float(high))
-            for name, clock, verdict, median, n, low, high in found}
+    table = re.findall(r"^ *(\w+) +wall seconds per round: (.*)\n +CPU seconds per round: +(.*)$", text, re.M)
+    assert table, text
+    return {arm: ([float(v) for v in wall.split(", ")], [float(v) for v in cpu.split(", ")])
+            for arm, wall, cpu in table}
 
 
 def test_the_fair_comparison_gives_every_arm_the_same_batch_steps_and_jit_compile(lesson):
@@ -91,10 +98,9 @@ def test_the_fair_comparison_gives_every_arm_the_same_batch_steps_and_jit_compil
     match = re.search(r"every arm: global batch (\d+), (\d+) steps a round, jit_compile=(\w+); "
                       r"1 untimed round, then (\d+) alternated rounds", text)
     assert match and int(match[1]) == 128 and int(match[2]) >= 100 and int(match[4]) >= 6, text
-    wall = dict(re.findall(r"^ *(\w+) +wall seconds per round: (.*)$", text, re.M))
-    cpu = re.findall(r"^ +CPU seconds per round: +(.*)$", text, re.M)
-    assert set(wall) == {"default", "one_device", "mirrored"} and len(cpu) == 3, text
-    assert {len(times.split(", ")) for times in list(wall.values()) + cpu} == {int(match[4])}
+    rounds = _seconds_per_round(run)
+    assert set(rounds) == {"default", "one_device", "mirrored"}, text
+    assert {len(seconds) for both in rounds.values() for seconds in both} == {int(match[4])}
     assert "/tmp" not in text
 
 
@@ -106,11 +112,9 @@ def test_each_printed_verdict_follows_from_the_middle_half_of_its_paired_ratios(
     assert set(verdicts) == {(n, c) for n in ("one_device", "mirrored") for c in ("wall", "CPU")}, verdicts
     for key, (verdict, median, n, low, high) in verdicts.items():
         assert low <= median <= high and n >= 6
-        expected = ("no measurable difference" if low <= 1 <= high
-                    else "faster" if median > 1 else "slower")
         # the quartiles are printed to 0.01: a bound within rounding of 1 may read either way
         if min(abs(low - 1), abs(high - 1)) > 0.005:
-            assert verdict == expected, (key, verdict, low, high)
+            assert verdict == run.middle_half_verdict(low, high), (key, verdict, low, high)
 
 
 def test_cpu_time_does_not_count_the_waits_that_other_processes_cause(lesson):
@@ -119,13 +123,10 @@ def test_cpu_time_does_not_count_the_waits_that_other_processes_cause(lesson):
                             "up over all its threads: it does not grow while the process waits for a "
                             "core that another program holds.")
     text = run.text("l01-fair-code")
-    wall = [float(v) for line in re.findall(r"wall seconds per round: (.*)$", text, re.M)
-            for v in line.split(", ")]
-    cpu = [float(v) for line in re.findall(r"CPU seconds per round:\s+(.*)$", text, re.M)
-           for v in line.split(", ")]
     cores = int(re.search(r"of the (\d+) cores", text)[1])
+    both = [(w, c) for wall, cpu in _seconds_per_round(run).values() for w, c in zip(wall, cpu)]
     # CPU time is at most the wall time times the cores the process could use
-    assert all(c <= w * cores * 1.05 for w, c in zip(wall, cpu)), (wall, cpu)
+    assert all(c <= w * cores * 1.05 for w, c in both), both
 
 
 def test_the_reading_of_the_verdicts_names_every_outcome_instead_of_predicting_one(lesson):

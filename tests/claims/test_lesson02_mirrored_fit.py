@@ -8,12 +8,6 @@ import statistics
 STEM = "02_mirrored_fit"
 
 
-def _list_after(text, label):
-    match = re.search(re.escape(label) + r"\s*(\[[^\]]*\])", text)
-    assert match, f"nothing printed after {label!r}:\n{text[:600]}"
-    return ast.literal_eval(match.group(1))
-
-
 def test_fit_cuts_every_global_batch_into_one_slice_per_replica(lesson):
     run = lesson(STEM)
     run.says("2dbe7e53", "`Model.fit` cuts every global batch into one slice per replica.")
@@ -53,12 +47,11 @@ def test_the_callbacks_saved_one_checkpoint_per_epoch_and_trained_at_the_schedul
     run = lesson(STEM)
     run.says("afc2a254", "The callbacks did their work: one checkpoint per epoch, and the rate the "
                          "schedule asked for.")
-    text = run.text("3def64ed")
-    checkpoints = _list_after(text, "checkpoints:")
+    checkpoints = run.list_after("3def64ed", "checkpoints:")
     epochs = len(re.findall(r"^Epoch \d+/\d+", run.text("01a15035"), re.M))
     assert epochs >= 2 and checkpoints == [f"epoch_{e:02d}.weights.h5" for e in range(1, epochs + 1)]
-    scheduled = _list_after(text, "rates the schedule gave:")
-    used = _list_after(text, "rates the optimizer ended each epoch with:")
+    scheduled = run.list_after("3def64ed", "rates the schedule gave:")
+    used = run.list_after("3def64ed", "rates the optimizer ended each epoch with:")
     assert len(scheduled) == len(used) == epochs and scheduled == used, (scheduled, used)
     rates = [float(v) for v in scheduled]  # printed to 6 decimals
     assert all(math.isclose(b, a / 2, abs_tol=1e-6) for a, b in zip(rates, rates[1:])), rates
@@ -68,7 +61,7 @@ def test_the_tensorboard_cell_names_its_folders_without_a_machine_path(lesson):
     run = lesson(STEM)
     run.says("f766bba3", "The callback writes one folder of event files per kind of metrics:")
     text = run.text("4316bc21")
-    assert _list_after(text, "folders of event files in log_dir:") == ["train", "validation"]
+    assert run.list_after("4316bc21", "folders of event files in log_dir:") == ["train", "validation"]
     assert "/tmp" not in text
 
 

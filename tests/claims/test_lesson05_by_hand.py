@@ -197,9 +197,8 @@ def test_the_replicas_verdict_follows_its_ratios_and_the_model_explains_it(five)
     five.says("byhand-37", "The verdict line compares the two at the largest batch, round by round, "
                            "and prints what the model predicts beside it.")
     text = five.text("byhand-36")
-    low, high = (float(v) for v in re.search(r"paired repeats ([\d.]+)x-([\d.]+)x", text).groups())
+    ratios = five.paired("byhand-36", "cpu time of a step at global batch")
     verdict = re.search(r"verdict: ([a-z ]+);", text).group(1)
-    assert verdict == ("no measurable difference" if low <= 1 <= high else
-                       "faster" if low > 1 else "slower")
+    assert verdict == five.middle_half_verdict(float(ratios["low"]), float(ratios["high"]))
     assert re.search(r"the model predicts 4 replicas at [\d.]+x the speed of 1 \(compute [\d.]+ ms "
                      r"vs [\d.]+ ms\)", text)
