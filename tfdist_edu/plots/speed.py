@@ -68,7 +68,7 @@ def plot_block_times(runs, left_out=()):
         out = [run.block_seconds[j] for j in left_out if 0 < j < len(run.block_seconds)]
         ax.scatter(i + jitter.uniform(-0.15, 0.15, len(out)), out, s=36, facecolors="none",
                    edgecolors=color_for(run.name), zorder=3,
-                   label="left out: the arms slower together" if out and i == 0 else None)
+                   label="left out: the arms ran slower together" if out and i == 0 else None)
     if left_out:
         ax.legend(loc="lower right")
     ax.set_xticks(range(len(runs)), [f"{textwrap.fill(r.name, 18)}\n{r.replicas} replica(s)"
