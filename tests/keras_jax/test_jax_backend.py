@@ -58,6 +58,16 @@ def test_the_device_flags_replace_earlier_ones_give_one_thread_per_device_and_ke
             keras_jax.cpu_devices_flag(bad, "")
 
 
+def test_the_cpu_client_gets_two_threads_per_simulated_device_and_never_fewer_than_the_cores():
+    assert keras_jax.cpu_client_threads(2, cores=2) == "4"
+    assert keras_jax.cpu_client_threads(4, cores=2) == "8"
+    assert keras_jax.cpu_client_threads(2, cores=16) == "16", "a machine with many cores keeps its default"
+    assert int(keras_jax.cpu_client_threads(1)) >= 2
+    for bad in (0, -1, 2.0, True, "4"):
+        with pytest.raises(ValueError, match="positive integer"):
+            keras_jax.cpu_client_threads(bad)
+
+
 @pytest.mark.skipif(not HAS_JAX, reason="JAX is not installed here (pip install -e '.[jax]')")
 def test_flags_set_before_jax_starts_give_keras_on_jax_with_that_many_cpu_devices():
     proc = _python("""
