@@ -58,6 +58,16 @@ def test_the_device_flags_replace_earlier_ones_give_one_thread_per_device_and_ke
             keras_jax.cpu_devices_flag(bad, "")
 
 
+def test_the_cpu_client_gets_two_threads_per_simulated_device_and_never_fewer_than_the_cores():
+    assert keras_jax.cpu_client_threads(2, cores=2) == "4"
+    assert keras_jax.cpu_client_threads(4, cores=2) == "8"
+    assert keras_jax.cpu_client_threads(2, cores=16) == "16", "a machine with many cores keeps its default"
+    assert int(keras_jax.cpu_client_threads(1)) >= 2
+    for bad in (0, -1, 2.0, True, "4"):
+        with pytest.raises(ValueError, match="positive integer"):
+            keras_jax.cpu_client_threads(bad)
+
+
 @pytest.mark.skipif(not HAS_JAX, reason="JAX is not installed here (pip install -e '.[jax]')")
 def test_flags_set_before_jax_starts_give_keras_on_jax_with_that_many_cpu_devices():
     proc = _python("""
@@ -70,6 +80,33 @@ def test_flags_set_before_jax_starts_give_keras_on_jax_with_that_many_cpu_device
     """, env={"JAX_PLATFORMS": "cpu"})
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.split() == ["jax", "3"]
+
+
+@pytest.mark.skipif(not HAS_JAX, reason="JAX is not installed here (pip install -e '.[jax]')")
+def test_hundreds_of_queued_all_reduce_steps_over_two_devices_finish_with_the_lessons_threads():
+    # What fit does: queue steps without waiting for them. With jaxlib 0.10.2 and PJRT_NPROC=2
+    # (the default on 2 cores) this deadlocked at once: an all-reduce waited for its second
+    # device until XLA's timeout (here past the 300 s this test waits).
+    proc = _python("""
+        import os
+        from tfdist_edu import keras_jax
+        os.environ["XLA_FLAGS"] = keras_jax.cpu_devices_flag(2)
+        os.environ["PJRT_NPROC"] = keras_jax.cpu_client_threads(2)
+        import jax, jax.numpy as jnp
+        from jax.sharding import NamedSharding, PartitionSpec as P
+        mesh = jax.sharding.Mesh(jax.devices(), ("batch",))
+        x = jax.device_put(jnp.ones((128, 256)), NamedSharding(mesh, P("batch")))
+        w = jax.device_put(jnp.full((256, 256), 1e-3), NamedSharding(mesh, P()))
+        step = jax.jit(lambda w, x: (w - 1e-3 * jnp.mean(jnp.tanh(x @ w), axis=0)[None, :], w.sum()))
+        losses = []
+        for _ in range(400):
+            w, loss = step(w, x)
+            losses.append(loss)
+        jax.block_until_ready(losses)
+        print(len(jax.devices()), len(losses))
+    """, env={"JAX_PLATFORMS": "cpu", "XLA_FLAGS": ""})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.split() == ["2", "400"]
 
 
 @pytest.mark.skipif(not HAS_JAX, reason="JAX is not installed here (pip install -e '.[jax]')")

@@ -8,7 +8,8 @@ TensorFlow, and nothing imports JAX or Keras at import time: a kernel must choos
 One concern a file:
 
 - ``backend``: ``require_jax`` (one line saying how to install JAX, before any work),
-  ``cpu_devices_flag``, ``check_started`` (the kernel really runs Keras on JAX with the
+  ``cpu_devices_flag`` (``XLA_FLAGS``), ``cpu_client_threads`` (``PJRT_NPROC``: threads enough
+  for an all-reduce across the simulated devices), ``check_started`` (the kernel really runs Keras on JAX with the
   devices asked for)
 - ``arrays``: the course's Fashion-MNIST as NumPy arrays, real (IDX files) or the labelled
   stand-in, without tf.data
@@ -17,7 +18,8 @@ One concern a file:
 """
 
 from tfdist_edu.keras_jax.backend import (INSTALL_HINT, BackendError, JaxMissingError,
-                                          check_started, cpu_devices_flag, require_jax)
+                                          check_started, cpu_client_threads, cpu_devices_flag,
+                                          require_jax)
 
 __all__ = ["INSTALL_HINT", "BackendError", "JaxMissingError", "check_started",
-           "cpu_devices_flag", "require_jax"]
+           "cpu_client_threads", "cpu_devices_flag", "require_jax"]

@@ -41,15 +41,13 @@ def require_jax(what="This lesson"):
 def cpu_devices_flag(count, flags=None):
     """``XLA_FLAGS`` (``flags``, default the environment's) asking JAX for ``count`` CPU devices.
 
-    Each simulated device then computes on one thread (``--xla_cpu_multi_thread_eigen=false``):
-    with the devices sharing XLA's pool of threads, an all-reduce can wait for a device whose
-    work never gets a thread. XLA aborts a process whose all-reduce waited 40 s (seen with jax
-    0.10.2: 4 devices on 2 cores, and 2 devices on a 2-core machine busy with other jobs), so
-    where jaxlib has the flags (0.9 and newer) the wait is raised to ``PATIENCE_S``.
-    Earlier values of these flags are replaced; other flags are kept.
+    Each simulated device then computes on one thread (``--xla_cpu_multi_thread_eigen=false``),
+    as a real device computes on its own. Where jaxlib has the flags (0.9 and newer), an
+    all-reduce may wait ``PATIENCE_S`` for a slow device before XLA aborts the process (40 s
+    otherwise). Earlier values of these flags are replaced; other flags are kept. The threads
+    that run the devices are set apart, by ``cpu_client_threads``.
     """
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise ValueError(f"count must be a positive integer, got {count!r}")
+    _check_count(count)
     kept = _DEVICE_FLAG.sub("", os.environ.get("XLA_FLAGS", "") if flags is None else flags)
     kept = _TIMEOUT_FLAG.sub("", _EIGEN_FLAG.sub("", kept))
     flags = [*kept.split(), f"--xla_force_host_platform_device_count={count}",
@@ -58,6 +56,28 @@ def cpu_devices_flag(count, flags=None):
         flags += [f"--xla_cpu_collective_call_warn_stuck_timeout_seconds={PATIENCE_S}",
                   f"--xla_cpu_collective_call_terminate_timeout_seconds={PATIENCE_S}"]
     return " ".join(flags)
+
+
+def cpu_client_threads(count, cores=None):
+    """``PJRT_NPROC`` for ``count`` simulated CPU devices: ``max(cores, 2 * count)``, as a string.
+
+    JAX's CPU client runs every device's part of a multi-device step on one pool of threads,
+    of ``PJRT_NPROC`` threads (default: the number of cores, ``cores``). A step with an
+    all-reduce needs ``count`` of them at once, one per device, waiting for each other. With
+    jaxlib 0.10, while steps are queued ahead (Keras's ``fit`` and ``evaluate`` do not wait for
+    each step), up to ``count`` more threads wait to queue the next step on a device that has
+    its fill of queued steps. With ``count`` threads or fewer the all-reduce then never gets
+    its last device and the process hangs; ``2 * count`` leaves a thread for every waiter.
+    Never fewer than the cores, so a machine with many keeps its default.
+    """
+    _check_count(count)
+    cores = (os.cpu_count() or 1) if cores is None else cores
+    return str(max(cores, 2 * count))
+
+
+def _check_count(count):
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise ValueError(f"count must be a positive integer, got {count!r}")
 
 
 def _jaxlib_version():
