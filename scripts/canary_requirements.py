@@ -3,12 +3,14 @@
     python scripts/canary_requirements.py [--without NAME ...]   prints requirements, one a line
     python scripts/canary_requirements.py --absent NAME ...      exits 1 if one is installed
 
-Reads pyproject.toml (dependencies and the course, test and legacy extras) and
-instructor/pyproject.toml, the requirements `pip install -e ".[course,test,legacy]" -e
-./instructor` resolves. ``--without`` drops requirements by distribution name: the nightly
-canary drops tensorflow, keras, tf-keras and tensorboard (tf-nightly, keras-nightly,
-tf-keras-nightly and tb-nightly provide their modules) and the course itself, then installs
-the course with --no-deps, so pip never puts a release beside a nightly.
+Reads pyproject.toml (dependencies and the course, test, legacy, profile and jax extras, those
+`make test` installs: lesson 9 runs Keras on JAX, lesson 5 converts its trace with xprof) and
+instructor/pyproject.toml, the requirements `pip install -e ".[course,test,legacy,profile,jax]"
+-e ./instructor` resolves. ``--without`` drops requirements by distribution name: the nightly
+canary drops tensorflow, keras and tf-keras (tf-nightly, keras-nightly and tf-keras-nightly
+provide their modules) and the course itself, then installs the course with --no-deps, so pip
+never puts a release beside a nightly. TensorBoard stays the release (tf-nightly does not
+require it; tb-nightly is older than tensorboard 2.21.0).
 """
 
 import argparse
@@ -22,7 +24,7 @@ except ImportError:  # Python 3.10
     from pip._vendor import tomli as tomllib
 
 ROOT = Path(__file__).resolve().parents[1]
-EXTRAS = ("course", "test", "legacy")
+EXTRAS = ("course", "test", "legacy", "profile", "jax")  # as `make test` installs them
 
 
 def name_of(requirement):

@@ -5,10 +5,13 @@
 #   NIGHTLY=1 scripts/upstream_canary.sh            (make upstream-canary NIGHTLY=1; nightly in CI)
 #   DRY_RUN=1 ...                                   prints the commands instead of running them
 # By default the newest releases (tensorflow, keras, tf-keras); with NIGHTLY=1 the nightlies
-# (tf-nightly, keras-nightly, tf-keras-nightly, which bring tb-nightly): the next release's
-# breaks, weeks before students meet them. The nightlies provide the same modules under other
-# distribution names, so the course is installed with --no-deps beside its other requirements
-# (scripts/canary_requirements.py) and no release is installed next to a nightly.
+# (tf-nightly, keras-nightly, tf-keras-nightly): the next release's breaks, weeks before
+# students meet them. TensorBoard stays the release: tf-nightly does not require it, and
+# tb-nightly's newest (2.21.0a20251023) is older than tensorboard 2.21.0. The nightlies
+# provide the same modules under other distribution names, so the course is installed with
+# --no-deps beside its other requirements (scripts/canary_requirements.py) and no release is
+# installed next to a nightly. Both install the extras `make test` does (lesson 9 needs JAX,
+# lesson 5's trace xprof).
 # A failing sentinel names the upstream issue that a release fixed and the lessons to update
 # (docs/upstream.md); a failing lesson is a break the course must fix before students meet it.
 set -euo pipefail
@@ -23,7 +26,7 @@ case "${NIGHTLY:-0}" in
     *) echo "NIGHTLY must be 0 or 1, got '${NIGHTLY}'" >&2; exit 2 ;;
 esac
 # The release distributions the nightlies replace (each nightly provides the same module).
-REPLACED=(tensorflow keras tf-keras tensorboard)
+REPLACED=(tensorflow keras tf-keras)
 NIGHTLIES=(tf-nightly keras-nightly tf-keras-nightly)
 
 run() {  # run a command, or print it (shell-quoted) under DRY_RUN=1
@@ -49,7 +52,7 @@ if [ "$NIGHTLY" = 1 ]; then
 else
     # The newest releases, resolved together (tf-keras pins the TensorFlow minor it matches).
     run "${PIP[@]}" --upgrade tensorflow keras tf-keras tensorflow-datasets
-    run "${PIP[@]}" -e ".[course,test,legacy]" -e ./instructor
+    run "${PIP[@]}" -e ".[course,test,legacy,profile,jax]" -e ./instructor
 fi
 run "$PY" -c "import tensorflow as tf, keras, tf_keras; print(f'TensorFlow {tf.__version__}, \
 Keras {keras.__version__}, tf-keras {tf_keras.__version__}')"
