@@ -20,10 +20,9 @@ def _machine_busy_s():
     return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
-def _tree_s(root=None):
-    """CPU seconds of process ``root`` (default: this one) and all its live descendants,
-    each with the time of the children it has waited for."""
-    root = root or os.getpid()
+def _snapshot(waited=False):
+    """{pid: (ppid, CPU ticks)} of every live process: its own time, plus with ``waited`` the
+    time of the children it has waited for."""
     stats = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -32,16 +31,28 @@ def _tree_s(root=None):
                     fields = f.read().rsplit(")", 1)[1].split()
             except OSError:
                 continue  # it ended while we looked
-            stats[int(entry)] = (int(fields[1]), sum(int(v) for v in fields[11:15]))
+            stats[int(entry)] = (int(fields[1]), sum(int(v) for v in fields[11:15 if waited else 13]))
+    return stats
+
+
+def _descendants(stats, root):
+    """``root`` and every pid below it in ``stats``."""
     children = {}
     for pid, (ppid, _) in stats.items():
         children.setdefault(ppid, []).append(pid)
-    total, todo = 0, [root]
+    found, todo = [], [root]
     while todo:
-        pid = todo.pop()
-        total += stats.get(pid, (0, 0))[1]
+        found.append(pid := todo.pop())
         todo += children.get(pid, [])
-    return total / os.sysconf("SC_CLK_TCK")
+    return found
+
+
+def _tree_s(root=None):
+    """CPU seconds of process ``root`` (default: this one) and all its live descendants,
+    each with the time of the children it has waited for."""
+    stats = _snapshot(waited=True)
+    ticks = sum(stats.get(pid, (0, 0))[1] for pid in _descendants(stats, root or os.getpid()))
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 class OtherLoad:
@@ -80,19 +91,6 @@ class OtherLoad:
         return self.others_s / self.wall_s if self.wall_s else 0.0
 
 
-def _snapshot():
-    """{pid: (ppid, CPU ticks of the process itself)} of every live process."""
-    stats = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            stats[int(entry)] = (int(fields[1]), int(fields[11]) + int(fields[12]))
-    return stats
-
 
 class SampledLoad(threading.Thread):
     """Others' CPU for work whose processes leave this one's tree of waited-for children (a
@@ -120,14 +118,8 @@ class SampledLoad(threading.Thread):
     def look(self):
         """Add the machine's busy time and our descendants' CPU since the last look."""
         busy, now = _machine_busy_s(), _snapshot()
-        children = {}
-        for pid, (ppid, _) in now.items():
-            children.setdefault(ppid, []).append(pid)
-        mine, todo = 0, [os.getpid()]
-        while todo:
-            pid = todo.pop()
-            mine += now.get(pid, (0, 0))[1] - self._seen.get(pid, (0, 0))[1]
-            todo += children.get(pid, [])
+        mine = sum(now[pid][1] - self._seen.get(pid, (0, 0))[1]
+                   for pid in _descendants(now, os.getpid()) if pid in now)
         self.busy_s += busy - self._busy
         self.mine_s += mine / os.sysconf("SC_CLK_TCK")
         self._busy, self._seen = busy, now
