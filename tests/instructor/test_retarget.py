@@ -66,6 +66,9 @@ def test_retarget_leaves_no_link_at_the_old_address(tmp_path):
 def test_retargeted_masters_still_generate_the_retargeted_exercises_and_solutions(tmp_path):
     copy = _copy(tmp_path)
     retarget.retarget(copy, "acme-univ/dist-course", "spring-term")
+    # Two masters (every setup cell has the same clone form); otter assign takes ~7 s a master.
+    for master in (copy / "grading" / "masters").glob("0[235]_*.ipynb"):
+        master.unlink()
     assert masters.regenerate(check=True, root=copy) == []
 
 
