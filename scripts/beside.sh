@@ -1,23 +1,33 @@
 #!/usr/bin/env bash
-# Run two commands side by side: the second in the foreground (its output as it comes), the first
-# in the background with its output in LOG, printed when both have ended.
-#   scripts/beside.sh LOG "BACKGROUND COMMAND" "FOREGROUND COMMAND"
-# Exits non-zero when either command failed, and says which.
+# Run a foreground command and, beside it, background commands one after another (each runs even
+# when an earlier one failed), their output in LOG, printed when everything has ended.
+#   scripts/beside.sh LOG "FOREGROUND" "BACKGROUND" ["BACKGROUND" ...]
+# Exits non-zero when any command failed, and names each one that did.
 set -uo pipefail
-log=$1 background=$2 foreground=$3
+log=$1 foreground=$2
+shift 2
 mkdir -p "$(dirname "$log")"
-echo "beside the next run, in the background (log: $log): $background"
-setsid bash -c "$background" > "$log" 2>&1 &  # its own process group, stopped as one below
+: > "$log"
+echo "beside the next run, in the background (log: $log, printed at the end):"
+printf '  %s\n' "$@"
+(
+    failed=0
+    for command in "$@"; do
+        echo "==== $command"
+        bash -c "$command" || { echo "failed (exit $?): $command"; failed=1; }
+    done
+    exit "$failed"
+) > "$log" 2>&1 &
 pid=$!
-trap 'kill -- -$pid 2>/dev/null' EXIT
+trap 'pkill -TERM -P "$pid" 2>/dev/null; kill "$pid" 2>/dev/null' EXIT
 bash -c "$foreground"
 front=$?
 wait "$pid"
 back=$?
 trap - EXIT
-echo "---- $log (the background run: $background)"
+echo "---- $log (the background runs)"
 cat "$log"
 echo "---- end of $log"
 [ "$front" -eq 0 ] || echo "failed (exit $front): $foreground"
-[ "$back" -eq 0 ] || echo "failed (exit $back): $background"
+[ "$back" -eq 0 ] || grep '^failed (exit' "$log"
 [ "$front" -eq 0 ] && [ "$back" -eq 0 ]

@@ -14,8 +14,14 @@ A question file names those helpers, ``HELPERS = {"tfdist_edu.batching": ["split
 import ast
 import json
 import re
+import threading
 
 MAGIC = re.compile(r"^\s*[%!].*$", re.MULTILINE)  # %%writefile, %pip, !ls: not Python
+# CPython 3.11 keeps the AST builder's recursion depth in interpreter-wide state: when a garbage
+# collection during one thread's ast.parse switches to another thread that parses too, one of
+# them raises "SystemError: AST constructor recursion depth mismatch" (python/cpython#106905),
+# and with `grade --jobs 2` that student's notebook lost points. One parse at a time.
+_PARSING = threading.Lock()
 
 
 def message(question, helpers):
@@ -99,6 +105,7 @@ def _dotted(node):
 
 def _parse(source):
     try:
-        return ast.parse(MAGIC.sub("", source))
+        with _PARSING:
+            return ast.parse(MAGIC.sub("", source))
     except SyntaxError:  # reported elsewhere, as the cell's error
         return ast.Module(body=[], type_ignores=[])

@@ -6,6 +6,8 @@ for real, sandboxed (exercises 1, 4 and 5 in one folder, about two minutes on tw
 """
 
 import re
+import sys
+import threading
 
 import nbformat
 import numpy as np
@@ -105,6 +107,45 @@ def test_imports_of_a_helper_in_the_answer_cell_are_read_in_every_form():
         assert read(with_answer("01_global_batch", "q4-answer", source), "01_global_batch", "q4") == expected, source
     assert read(with_answer("04_multi_worker", "q2-answer", CHIEF), "04_multi_worker", "q2") == \
         {"tfdist_edu.tfconfig.ClusterSpec"}
+
+
+class _Finalised:
+    """Garbage with a finaliser: collecting it mid-parse lets another thread run."""
+
+    def __init__(self):
+        self.me = self
+
+    def __del__(self):
+        sum(range(50))
+
+
+def test_two_grading_threads_read_answer_cells_at_once_without_a_parser_error():
+    # grade --jobs 2 reads notebooks in two threads; on CPython 3.11 an unguarded ast.parse
+    # raised "AST constructor recursion depth mismatch" here (failed 2 runs of 2 without the lock).
+    source = "\n".join(f"def f{i}(x):\n    return [(a, b) for a in range(x) for b in ({{'k': [1, (2, 3)]}} "
+                       f"if a else [])]" for i in range(100))
+    errors = []
+
+    def read_many():
+        for _ in range(150):
+            for _ in range(100):
+                _Finalised()
+            try:
+                ownwork._parse(source)
+            except Exception as exc:  # noqa: BLE001 - any error is the failure
+                errors.append(repr(exc))
+
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=read_many) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(switch)
+    assert errors == []
 
 
 def test_a_delegated_question_fails_every_case_and_says_why():
