@@ -10,16 +10,16 @@ mkdir -p "$(dirname "$log")"
 : > "$log"
 echo "beside the next run, in the background (log: $log, printed at the end):"
 printf '  %s\n' "$@"
-(
+# The background runs in its own session (setsid), so stopping it stops every process it started.
+setsid bash -c '
     failed=0
     for command in "$@"; do
         echo "==== $command"
         bash -c "$command" || { echo "failed (exit $?): $command"; failed=1; }
     done
-    exit "$failed"
-) > "$log" 2>&1 &
+    exit "$failed"' beside "$@" > "$log" 2>&1 &
 pid=$!
-trap 'pkill -TERM -P "$pid" 2>/dev/null; kill "$pid" 2>/dev/null' EXIT
+trap 'kill -TERM -- "-$pid" 2>/dev/null' EXIT
 bash -c "$foreground"
 front=$?
 wait "$pid"
