@@ -8,6 +8,7 @@ the cluster launcher's :mod:`tfdist_edu.supervisor` (a process that left both, e
 double-forked daemon, survives that: only the sandbox stops it).
 """
 
+import contextlib
 import dataclasses
 import os
 import subprocess
@@ -34,9 +35,11 @@ class Outcome:
 def run(job, env, options):
     """Run the runner on ``job`` (bytes) as the run's ``options`` say (a ``GradeOptions``: sandboxed
     or not, the sandbox's limits) for at most ``options.deadline_s`` seconds; return its Outcome."""
-    with tempfile.TemporaryDirectory(prefix="tfdist-grade-", ignore_cleanup_errors=True) as scratch:
-        if options.sandboxed:
-            command, cwd = sandbox.wrap(RUNNER, options.limits, env), None
+    with contextlib.ExitStack() as held:
+        scratch = held.enter_context(tempfile.TemporaryDirectory(prefix="tfdist-grade-", ignore_cleanup_errors=True))
+        if options.sandboxed:  # a slot of the machine's, held until the sandbox and all it started are gone
+            uid = held.enter_context(sandbox.slot())
+            command, cwd = sandbox.wrap(RUNNER, options.limits, env, uid), None
         else:
             command, cwd = RUNNER, scratch
             env = {**os.environ, **env, "HOME": scratch, "TMPDIR": scratch}

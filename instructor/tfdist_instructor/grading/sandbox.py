@@ -7,11 +7,20 @@ submissions, the home folder or the host's ``/tmp``. It has its own network name
 loopback of its own) and its own PID namespace: when the sandbox ends, the kernel kills every
 process left in it. It runs as an unprivileged uid, with limits on memory, processes, open
 files, file size and CPU time set by ``prlimit``.
+
+As root, each sandbox runs as a uid of its own, taken from a *slot* that is unique on the
+machine (as isolate's ``--box-id``): slot ``n`` is uid ``FIRST_UID + n``, held by an exclusive
+``flock`` on ``SLOTS_DIR/slot-<n>.lock`` for as long as the sandbox runs. Two grading runs at
+once, by one instructor or two, therefore never share a uid or its process limit; a slot whose
+uid still runs a process (left by a grader that predates the slots) is passed over. The kernel
+drops the lock when the grader exits, however it exits, so a crashed run leaves no slot taken.
 """
 
+import contextlib
 import dataclasses
+import errno
+import fcntl
 import importlib.util
-import itertools
 import os
 import shutil
 import sys
@@ -20,7 +29,9 @@ from pathlib import Path
 ROOT = "/sandbox"  # the one writable place inside, a tmpfs
 WORK = f"{ROOT}/work"
 PACKAGES = "/opt/tfdist"  # where the course and runner packages are mounted
-_uids = itertools.count(2_000_000)  # as root, each sandbox gets a uid of its own
+FIRST_UID = 2_000_000  # as root, slot n runs as uid FIRST_UID + n
+SLOTS = 1000  # sandboxes that can run at once on one machine
+SLOTS_DIR = Path("/run/tfdist-sandbox")  # machine-wide: one lock file per slot (root only)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -57,8 +68,65 @@ def package_mounts():
             for name in ("tfdist_edu", "tfdist_instructor")}
 
 
-def wrap(inner, limits, env):
-    """The command running ``inner`` (argv) in a fresh sandbox with ``env`` as its environment."""
+class NoSlot(RuntimeError):
+    """Every sandbox slot of the machine is taken (or its lock folder cannot be used)."""
+
+
+@contextlib.contextmanager
+def slot(folder=None):
+    """Hold a sandbox slot of this machine for the ``with`` block; yields the uid it runs as
+    (None when not root: the sandbox then runs as 65534 in a user namespace, and needs no slot).
+    NoSlot, saying why, when none can be had: that is the machine's failure, not a submission's."""
+    if os.geteuid() != 0:
+        yield None
+        return
+    folder = Path(folder or SLOTS_DIR)
+    try:
+        folder.mkdir(mode=0o755, parents=True, exist_ok=True)
+    except OSError as error:
+        raise NoSlot(f"cannot make the sandbox slot folder {folder}: {error.strerror or error}") from None
+    for number in range(SLOTS):
+        handle = _take(folder / f"slot-{number}.lock")
+        if handle is None:
+            continue
+        uid = FIRST_UID + number
+        if _running_as(uid):  # a sandbox of a grader without slots: its processes count against this uid
+            os.close(handle)
+            continue
+        try:
+            yield uid
+        finally:
+            os.close(handle)  # closing the only descriptor drops the lock
+        return
+    raise NoSlot(f"all {SLOTS} sandbox slots of this machine are taken ({folder})")
+
+
+def _take(path):
+    """A descriptor holding an exclusive lock on ``path``, or None when another process holds it."""
+    try:
+        handle = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    except OSError as error:
+        raise NoSlot(f"cannot open the sandbox slot {path}: {error.strerror or error}") from None
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as error:
+        os.close(handle)
+        if error.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+            return None
+        raise NoSlot(f"cannot lock the sandbox slot {path}: {error.strerror or error}") from None
+    return handle
+
+
+def _running_as(uid):
+    import psutil
+
+    return any(p.info["uids"] and p.info["uids"].real == uid for p in psutil.process_iter(["uids"]))
+
+
+def wrap(inner, limits, env, uid=None):
+    """The command running ``inner`` (argv) in a fresh sandbox with ``env`` as its environment.
+
+    ``uid``: as root, the uid of the slot this sandbox holds (:func:`slot`); it is required there."""
     args = ["bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
             "--unshare-cgroup-try", "--die-with-parent", "--new-session", "--clearenv"]
     # /tmp first, as a capped tmpfs of its own: a checkout or venv that lives under the host's
@@ -79,7 +147,7 @@ def wrap(inner, limits, env):
     env = {**env, "HOME": f"{ROOT}/home", "TMPDIR": "/tmp", "PYTHONPATH": PACKAGES}
     for key, value in env.items():
         args += ["--setenv", key, value]
-    namespace, prefix, running = _identity()
+    namespace, prefix, running = _identity(uid)
     return args + namespace + prefix + limits.prlimit(running) + list(inner)
 
 
@@ -101,11 +169,11 @@ def _system_links():
     return args
 
 
-def _identity():
+def _identity(uid):
     """(bwrap options, command prefix, processes the uid already runs) for an unprivileged uid.
 
-    As root: a uid of its own, so the process limit counts only this sandbox (root itself is
-    exempt from RLIMIT_NPROC). Otherwise: uid 65534 in a user namespace, which is still the
+    As root: ``uid``, the uid of this sandbox's slot, unique on the machine while it runs, so
+    the process limit counts only this sandbox (root itself is exempt from RLIMIT_NPROC). Otherwise: uid 65534 in a user namespace, which is still the
     instructor's uid outside, so the limit is raised by the threads the instructor runs now.
     """
     if os.geteuid() != 0:
@@ -114,7 +182,8 @@ def _identity():
         mine = sum(p.info["num_threads"] or 0 for p in psutil.process_iter(["uids", "num_threads"])
                    if p.info["uids"] and p.info["uids"].real == os.getuid())
         return ["--unshare-user", "--uid", "65534", "--gid", "65534"], [], mine
-    uid = next(_uids)
+    if uid is None:
+        raise ValueError("as root a sandbox needs the uid of a slot it holds: run it inside sandbox.slot()")
     caps = ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]  # used by setpriv, then dropped
     return caps, ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--inh-caps=-all",
                   "--bounding-set=-all", "--"], 0

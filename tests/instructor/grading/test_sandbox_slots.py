@@ -1,0 +1,126 @@
+"""Sandbox slots: a uid of its own per sandbox, unique on the machine, so two grading runs at once
+(one instructor's two terminals, or two instructors) never share a uid or its process limit.
+
+The slow test grades exercise 5 (NumPy only, seconds a notebook) in two grading processes at
+once: one a notebook that forks about 500 sleepers and waits, the other a correct notebook.
+"""
+
+import csv
+import os
+import random
+import subprocess
+import sys
+import time
+
+import nbformat
+import psutil
+import pytest
+from planting import solution
+
+from tfdist_instructor.grading import sandbox
+
+EXERCISE = "05_ring_allreduce"
+ROOT = os.geteuid() == 0
+as_root = pytest.mark.skipif(not ROOT, reason="slots (uids of their own) are what a root grader uses")
+FORKER = """\
+import subprocess, time
+sleepers = []
+for _ in range(500):  # about the uid's process limit: what a fork bomb spends
+    try:
+        sleepers.append(subprocess.Popen(["sleep", TOKEN]))
+    except OSError:
+        break
+time.sleep(600)
+"""
+
+
+def _holder(folder):
+    """A process that holds a slot of ``folder`` and prints its uid, until its stdin closes."""
+    code = ("import sys; from tfdist_instructor.grading import sandbox\n"
+            f"with sandbox.slot({str(folder)!r}) as uid:\n"
+            "    print(uid, flush=True); sys.stdin.read()\n")
+    proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    return proc, int(proc.stdout.readline())
+
+
+@as_root
+def test_slots_held_at_once_have_uids_of_their_own_and_a_slot_is_free_again_when_its_holder_ends(tmp_path):
+    first, uid_a = _holder(tmp_path)
+    try:
+        with sandbox.slot(tmp_path) as uid_b, sandbox.slot(tmp_path) as uid_c:
+            assert len({uid_a, uid_b, uid_c}) == 3 and all(u >= sandbox.FIRST_UID for u in (uid_a, uid_b, uid_c))
+    finally:
+        first.kill()  # killed, not ended cleanly: the kernel drops its lock all the same
+        first.wait()
+    with sandbox.slot(tmp_path) as uid:
+        assert uid == uid_a
+
+
+@as_root
+def test_a_slot_whose_uid_still_runs_a_process_is_passed_over(tmp_path):
+    with sandbox.slot(tmp_path) as free:
+        pass
+    stray = subprocess.Popen(["setpriv", f"--reuid={free}", f"--regid={free}", "--clear-groups", "sleep", "60"])
+    try:
+        deadline = time.monotonic() + 10
+        while not any(p.info["uids"] and p.info["uids"].real == free for p in psutil.process_iter(["uids"])):
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        with sandbox.slot(tmp_path) as uid:
+            assert uid != free
+    finally:
+        stray.kill()
+        stray.wait()
+
+
+def test_a_root_sandbox_is_never_built_without_a_slot(monkeypatch):
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    with pytest.raises(ValueError, match="inside sandbox.slot"):
+        sandbox.wrap(["true"], sandbox.Limits(), {})
+
+
+def _grade(folder, out, timeout):
+    return subprocess.Popen([sys.executable, "-m", "tfdist_instructor.cli", "grade", str(folder), "--out", str(out),
+                             "--timeout", str(timeout)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def _row(out, student):
+    with open(out / "scores.csv", newline="") as f:
+        return next(r for r in csv.DictReader(f) if r["student"] == student)
+
+
+@pytest.mark.slow
+@as_root
+@pytest.mark.skipif(sandbox.unavailable() is not None, reason=f"no sandbox: {sandbox.unavailable()}")
+def test_a_fork_bomb_graded_in_one_run_costs_a_correct_notebook_graded_at_once_in_another_no_point(tmp_path):
+    token = f"{4000 + random.randrange(1000)}.{random.randrange(10**6)}"  # the sleepers' argv: `sleep <token>`
+    bomb, fair = tmp_path / "bomb", tmp_path / "fair"
+    bomb.mkdir()
+    fair.mkdir()
+    nb = solution(EXERCISE)
+    nb.cells.insert(1, nbformat.v4.new_code_cell(FORKER.replace("TOKEN", repr(token))))
+    nbformat.write(nb, bomb / "forker.ipynb")
+    nbformat.write(solution(EXERCISE), fair / "correct.ipynb")
+
+    def sleepers():
+        return [p for p in psutil.process_iter(["cmdline", "uids"]) if (p.info["cmdline"] or [])[-1:] == [token]]
+
+    run_a = _grade(bomb, tmp_path / "report-a", 30)  # its sleepers end with its sandbox, at the time limit
+    try:
+        deadline = time.monotonic() + 120
+        while len(sleepers()) < 400:  # the fork bomb has spent its uid's processes
+            assert run_a.poll() is None and time.monotonic() < deadline, run_a.stdout.read()
+            time.sleep(0.2)
+        run_b = _grade(fair, tmp_path / "report-b", 120)
+        said_b = run_b.communicate(timeout=300)[0]
+        alive = sleepers()
+        assert len(alive) >= 400, "run A's sleepers ended before run B finished: the runs did not overlap"
+        said_a = run_a.communicate(timeout=300)[0]
+    finally:
+        run_a.kill()
+    print(said_a, said_b)
+    correct = _row(tmp_path / "report-b", "correct")
+    assert (correct["score"], correct["status"], correct["reason"]) == ("10", "graded", "all tests passed"), said_b
+    assert {p.info["uids"].real for p in alive} <= set(range(sandbox.FIRST_UID, sandbox.FIRST_UID + sandbox.SLOTS))
+    assert _row(tmp_path / "report-a", "forker")["score"] != "10", said_a  # its own limit stopped it
+    assert sleepers() == []  # the fork bomb's sandbox ended with its run
