@@ -7,11 +7,11 @@ The same model, data and strategy train through two paths:
 
 On a shared 2-core machine whole epochs drift too much to resolve a few percent, so each package
 path runs in short blocks of a few dozen steps right beside its plain twin (in a random order),
-and the ratio of the two blocks is one measurement. For each comparison it prints the 20%-trimmed
-mean of the paired throughput ratios with a bootstrap 95% confidence interval, wall and CPU time
-side by side; a path is shown within the 3% budget when its interval is narrower than 0.03 and
-above 0.97. CPU time measures the work a path adds; wall time on a shared machine also counts
-other programs, so it may need more rounds to decide.
+and the ratio of the two blocks is one measurement. Each comparison is the course's one verdict
+(``timing.paired``: the typical paired throughput ratio and its 95% interval) with the 3% budget
+as its threshold, wall and CPU time side by side; a path is shown within budget when the
+interval lies above 1/1.03 (within 3%, or faster). CPU time measures the work a path adds; wall
+time on a shared machine also counts other programs, so it may need more rounds to decide.
 
     .venv/bin/python benchmarks/package_overhead.py --rounds 100 --block 64
 """
@@ -26,7 +26,6 @@ import time
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 import keras  # noqa: E402
-import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
 from tfdist_edu import data, hardware, models, synthetic, timing, training  # noqa: E402
@@ -127,35 +126,17 @@ def measure(paths, rounds, seed):
     return ratios, seconds
 
 
-def trimmed_mean(values, axis=-1, cut=0.2):
-    """Mean of the middle 60%: robust to a slow spell like the median, with less spread."""
-    ordered = np.sort(values, axis=axis)
-    k = int(cut * ordered.shape[axis])
-    return ordered.take(range(k, ordered.shape[axis] - k), axis=axis).mean(axis=axis)
-
-
-def interval(ratios, seed, draws=4000):
-    """Trimmed mean of the paired ratios and its bootstrap 95% confidence interval."""
-    rng = np.random.default_rng(seed)
-    values = np.asarray(ratios)
-    estimates = trimmed_mean(rng.choice(values, size=(draws, len(values))))
-    low, high = np.percentile(estimates, [2.5, 97.5])
-    return float(trimmed_mean(values)), float(low), float(high)
-
-
-def report(ratios, seconds, examples_per_block, seed):
+def report(ratios, seconds, examples_per_block):
     """Print every comparison; return {clock: True when every package path is shown within budget}."""
     for name, times in seconds.items():
         print(f"  {name:36s} {examples_per_block / statistics.median(times):9,.0f} examples/s (median block)")
     verdicts = {"CPU": True, "wall": True}
     for (package, plain), clocks in ratios.items():
         for clock, values in clocks.items():
-            estimate, low, high = interval(values, seed)
-            # Shown within budget: the interval is narrower than the budget and lies above it.
-            inside = low >= BUDGET and high - low < 1 - BUDGET
+            result = timing.Paired(f"{package} vs {plain}, {clock}", tuple(values), 1 / BUDGET - 1)
+            inside = result.verdict in (timing.WITHIN, timing.FASTER)
             verdicts[clock] &= inside
-            print(f"{package:36s} / {plain:18s} {clock:4s}: {estimate:.3f} [95% CI {low:.3f}-{high:.3f}, "
-                  f"width {high - low:.3f}] {'within' if inside else 'NOT shown within'} the 3% budget")
+            print(f"{result} {'Within' if inside else 'NOT shown within'} the 3% budget.")
     return verdicts
 
 
@@ -172,11 +153,11 @@ def main():
     print(f"{hardware.detect().summary()}; synthetic Fashion-MNIST stand-in, batch {args.batch}, "
           f"default strategy; {args.rounds} rounds of {args.block}-step blocks per path")
     ratios, seconds = measure(build_paths(images, labels, args.batch, args.block), args.rounds, args.seed)
-    verdicts = report(ratios, seconds, args.batch * args.block, args.seed)
+    verdicts = report(ratios, seconds, args.batch * args.block)
     for clock, what in (("CPU", "CPU time, the work each path does"),
                         ("wall", "wall clock, which also counts every other program on the machine")):
         print(f"verdict on {what}: " + ("every package path within the 3% budget" if verdicts[clock] else
-              "not shown within budget (an interval reaches below 0.97 or is 0.03 wide or more)"))
+              "not shown within budget (an interval reaches below 1/1.03)"))
 
 
 if __name__ == "__main__":

@@ -20,6 +20,11 @@ def _doctor(args):
     print(f"  network reachable: {'yes' if data.network_available() else 'no'}")
     for name in data.NAMES:
         print(f"  {name}: {data.available_source(name)}")
+    print()
+    from tfdist_edu import steadiness
+
+    print(f"Timing the machine's steadiness ({args.probe_seconds} s per probe)...", flush=True)
+    print(steadiness.sentence(steadiness.probe(args.probe_seconds)))
     return 0
 
 
@@ -34,6 +39,13 @@ def _tour(args):
     return 0
 
 
+def _at_least_one(text):
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 def build_parser():
     """Return the argument parser of the ``tfdist-edu`` command."""
     from tfdist_edu import data, settings
@@ -42,7 +54,10 @@ def build_parser():
         prog="tfdist-edu", description="Helpers for the tf.distribute course.")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    doctor = sub.add_parser("doctor", help="print the hardware, versions and data sources found")
+    doctor = sub.add_parser("doctor", help="print the hardware, versions and data sources found, "
+                            "and whether the machine's memory system runs steadily")
+    doctor.add_argument("--probe-seconds", type=_at_least_one, default=6,
+                        help="one-second windows of each steadiness probe (default: 6)")
     doctor.set_defaults(func=_doctor)
 
     tour = sub.add_parser(

@@ -1,4 +1,7 @@
-"""Measuring training runs: a stopwatch, a Keras callback, and a side-by-side table.
+"""Measuring training runs: a stopwatch, Keras callbacks, a side-by-side table, alternated repeats.
+
+The statistics that turn paired repeats into a verdict live in ``verdict``; ``timing.paired``
+is the same function, so a lesson needs one import.
 
 Every timing a lesson shows comes from a ``RunTiming`` filled in by the run that printed it,
 labelled with the hardware and the data it ran on.
@@ -11,6 +14,10 @@ import statistics
 import time
 
 import keras
+
+# One way to compare two timings, re-exported so a lesson needs one import: a typical ratio,
+# its 95% interval, and faster / slower / within the threshold / undecided.
+from tfdist_edu.verdict import FASTER, SLOWER, UNDECIDED, WITHIN, Paired, paired  # noqa: F401
 
 
 class Timer:
@@ -244,6 +251,9 @@ class Comparison:
         lines += ["  ".join(str(r[h]).ljust(w) for h, w in zip(headers, widths)) for r in rows]
         return "\n".join(lines + self.labels())
 
+    def __repr__(self):  # a notebook's plain-text form of the table: the table, not an address
+        return str(self)
+
     def _repr_html_(self):
         rows = self.rows
         head = "".join(f"<th>{html.escape(h)}</th>" for h in rows[0])
@@ -260,69 +270,7 @@ def compare(runs, baseline=None):
     return Comparison(runs, baseline)
 
 
-# --- One way to compare two timings: paired, alternated repeats -> a ratio, its spread, a verdict.
-
-FASTER, SLOWER, NO_DIFFERENCE = "faster", "slower", "no measurable difference"
-
-
-@dataclasses.dataclass(frozen=True)
-class Paired:
-    """``other``'s speed relative to ``baseline``'s from paired repeats (>1: ``other`` is faster).
-
-    Each ratio is baseline seconds / other seconds of one pair measured back to back. The
-    reading rests on the middle half of the ratios: only when it lies wholly on one side of 1 is
-    the difference called measurable.
-    """
-
-    what: str
-    ratios: tuple
-
-    @property
-    def median(self):
-        return self._quartiles()[1]
-
-    @property
-    def low(self):
-        return self._quartiles()[0]
-
-    @property
-    def high(self):
-        return self._quartiles()[2]
-
-    def _quartiles(self):
-        r = list(self.ratios)
-        if len(r) < 2:
-            value = r[0] if r else float("nan")
-            return value, value, value
-        low, median, high = statistics.quantiles(r, n=4, method="inclusive")
-        return low, median, high
-
-    @property
-    def verdict(self):
-        """"faster", "slower" or "no measurable difference" (the middle half reaches 1.00)."""
-        # Judged as printed (two decimals): a middle half shown reaching 1.00 is no difference.
-        if len(self.ratios) < 2 or round(self.low, 2) <= 1 <= round(self.high, 2):
-            return NO_DIFFERENCE
-        return FASTER if self.median > 1 else SLOWER
-
-    @property
-    def spread(self):
-        return (f"median {self.median:.2f}x; middle half of {len(self.ratios)} paired "
-                f"repeats {self.low:.2f}x-{self.high:.2f}x")
-
-    def __str__(self):
-        if self.verdict == NO_DIFFERENCE:
-            return f"{self.what}: no measurable difference ({self.spread})."
-        return f"{self.what}: {self.verdict}, at {self.median:.2f}x the speed ({self.spread})."
-
-
-def paired(baseline_seconds, other_seconds, what="other vs baseline"):
-    """Compare two lists of times measured in pairs (the i-th of each back to back)."""
-    if len(baseline_seconds) != len(other_seconds):
-        raise ValueError(f"paired times need equal counts, got {len(baseline_seconds)} "
-                         f"and {len(other_seconds)}")
-    return Paired(what, tuple(b / o for b, o in zip(baseline_seconds, other_seconds)))
-
+# --- Paired, alternated repeats; ``paired`` (from ``verdict``) reads them.
 
 def alternate(arms, repeats, warmup=1):
     """Time each callable in ``arms`` (name -> fn) ``repeats`` times, alternating their order.

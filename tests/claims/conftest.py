@@ -18,11 +18,11 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 # How ``tfdist_edu.timing.Paired`` prints a comparison after its "what: ": the verdict, then the
-# median and the middle half of the paired ratios, e.g. "faster, at 1.30x the speed (median
-# 1.30x; middle half of 8 paired repeats 1.21x-1.42x)."
-VERDICT = (r"(?P<verdict>faster|slower|no measurable difference)(?:, at [\d.]+x the speed)? "
-           r"\(median (?P<median>[\d.]+)x; middle half of (?P<n>\d+) paired repeats "
-           r"(?P<low>[\d.]+)x-(?P<high>[\d.]+)x\)\.")
+# typical ratio, its 95% interval and the pairs, e.g. "faster by 30% (1.30x, 95% interval
+# 1.21x-1.42x, 8 pairs)." or "undecided (0.97x; 4 pairs are too few for a 95% interval, ...".
+VERDICT = (r"(?P<verdict>faster|slower|within|undecided)(?: by \d+%| \d+%)? "
+           r"\((?P<median>[\d.]+)x(?:, 95% interval (?P<low>[\d.]+)x-(?P<high>[\d.]+)x, "
+           r"(?P<n>\d+) pairs|; (?P<few>\d+) pairs are too few for a 95% interval, which needs 6)\)")
 PAIRED = r"^(?P<what>.+? vs .+?): " + VERDICT
 
 
@@ -93,10 +93,19 @@ class Lesson:
         return matches[0]
 
     @staticmethod
-    def middle_half_verdict(low, high):
-        """The verdict the lessons teach for a middle half [low, high] of paired ratios: a
-        difference only when it lies wholly on one side of 1."""
-        return "no measurable difference" if low <= 1 <= high else "faster" if low > 1 else "slower"
+    def interval_verdict(low, high, threshold=0.05):
+        """The verdict the lessons teach for a printed 95% interval [low, high] of the typical
+        ratio (``timing.Paired``): within the threshold when the interval lies inside it,
+        faster or slower when it lies wholly above or below 1, undecided otherwise. Printed
+        bounds are rounded to two decimals, so a bound within 0.005 of an edge decides nothing
+        here: None."""
+        low, high = float(low), float(high)
+        edges = (1 / (1 + threshold), 1.0, 1 + threshold)
+        if any(abs(bound - edge) < 0.006 for bound in (low, high) for edge in edges):
+            return None
+        if edges[0] <= low and high <= edges[2]:
+            return "within"
+        return "faster" if low > 1 else "slower" if high < 1 else "undecided"
 
 
 @pytest.fixture

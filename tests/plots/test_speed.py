@@ -56,13 +56,13 @@ def test_block_times_figure_draws_every_steady_block_of_every_run(tmp_path):
     saved(fig, tmp_path)
 
 
-def test_block_times_draw_the_rounds_left_out_hollow_and_keep_them_out_of_the_boxes(tmp_path):
+def test_block_times_draw_the_slow_rounds_hollow_and_keep_them_in_the_boxes(tmp_path):
     runs = [timing.RunTiming(name=n, replicas=r, global_batch=128, hardware=HARDWARE, data="synthetic",
                              block_seconds=[5.0] + blocks)
             for n, r, blocks in (("default fit", 1, [1.0, 1.3, 1.0]), ("mirrored fit", 2, [2.0, 2.6, 2.0]))]
-    fig = plots.plot_block_times(runs, left_out=[2])
+    fig = plots.plot_block_times(runs, slow_rounds=[2])
     hollow = [c for c in fig.axes[0].collections if len(c.get_offsets()) and not c.get_facecolors().any()]
     assert sorted(round(y, 6) for c in hollow for _, y in c.get_offsets()) == [1.3, 2.6]
     alt = plots.alt_text(fig)
-    assert "default fit: 2 blocks, median 1.00 s" in alt and "Round(s) 3, in which the arms" in alt
+    assert "default fit: 3 blocks, median 1.00 s" in alt and "Round(s) 3, in which the arms" in alt
     saved(fig, tmp_path)

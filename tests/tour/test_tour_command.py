@@ -36,7 +36,11 @@ def test_tour_writes_a_labelled_report_offline(tmp_path):
     assert {r["global_batch"] for r in results["runs"]} == {256}
     assert {r["jit_compile"] for r in results["runs"]} == {False}
     assert {len(r["block_seconds"]) for r in results["runs"]} == {tour.BLOCKS_PER_EPOCH}
-    assert f"round {tour.BLOCKS_PER_EPOCH}/{tour.BLOCKS_PER_EPOCH}" in result.stdout and "paired blocks" in results["reading"]
+    assert f"round {tour.BLOCKS_PER_EPOCH}/{tour.BLOCKS_PER_EPOCH}" in result.stdout
+    assert "Mirrored vs default with fit: " in results["reading"] and "95% interval" in results["reading"]
+    # The steadiness probes ran before the arms, and the memory probe after every round.
+    assert "cache-resident probe:" in result.stdout and "memory-bound probe:" in results["reading"]
+    assert len(results["steadiness"]["memory_gb_per_s_after_each_round"]) == tour.BLOCKS_PER_EPOCH
     for name in ("report.md", "report.html", "block_times.png", "training_curves.png"):
         assert (out / name).stat().st_size > 1000
     assert results["reading"] in (out / "report.md").read_text()
@@ -57,7 +61,7 @@ def test_tour_report_says_real_for_fashion_mnist_when_its_files_are_installed(tm
 
 @pytest.mark.skipif(not os.path.isdir(REAL_FILES), reason=f"{REAL_FILES} is absent")
 def test_doctor_names_the_folder_of_the_real_files():
-    result = _cli("doctor", env={"TFDIST_EDU_DATA": "auto"})
+    result = _cli("doctor", "--probe-seconds", "1", env={"TFDIST_EDU_DATA": "auto"})
     assert result.returncode == 0, result.stderr[-2000:]
     assert f"fashion_mnist: idx in {REAL_FILES} (Debian package" in result.stdout
 
@@ -87,10 +91,17 @@ def test_unknown_dataset_lists_the_choices():
     assert result.returncode == 2 and "fashion_mnist" in result.stderr
 
 
-def test_doctor_reports_hardware_and_data_sources():
-    result = _cli("doctor", env={"TFDIST_EDU_DATA": "synthetic"})
+def test_doctor_reports_hardware_data_sources_and_the_steadiness_probe():
+    result = _cli("doctor", "--probe-seconds", "1", env={"TFDIST_EDU_DATA": "synthetic"})
     assert result.returncode == 0, result.stderr[-2000:]
     assert "CPU" in result.stdout and "fashion_mnist" in result.stdout
+    assert "cache-resident probe: 1 one-second windows" in result.stdout
+    assert "memory-bound probe: 1 one-second windows" in result.stdout
+
+
+def test_doctor_refuses_a_probe_of_no_seconds_in_one_line():
+    result = _cli("doctor", "--probe-seconds", "0")
+    assert result.returncode == 2 and "must be at least 1, got 0" in result.stderr
 
 
 @pytest.mark.slow
@@ -107,5 +118,5 @@ def test_a_competing_cpu_load_flags_the_tour_as_disturbed(tmp_path):
             spinner.wait()
     assert result.returncode == 0, result.stderr[-3000:]
     reading = json.loads((out / "results.json").read_text())["reading"]
-    assert "This run was disturbed (other processes used" in reading
+    assert "Read this run with care (other processes used" in reading
     assert "it includes tracing" not in reading

@@ -47,29 +47,30 @@ def plot_epoch_times(runs):
 
 
 @_figure_function
-def plot_block_times(runs, left_out=()):
+def plot_block_times(runs, slow_rounds=()):
     """Every steady block of every run as a point over a box of their spread, one column per
     run: what a paired comparison of the runs rests on (the first block, with tracing, left out).
 
-    ``left_out``: 0-based rounds left out of the comparison (the arms slowed together), drawn as
-    hollow points and kept out of the boxes.
+    ``slow_rounds``: 0-based rounds in which the arms slowed together, drawn as hollow points;
+    they count in the boxes, as they count in the paired verdicts.
     """
     runs = [r for r in _check_runs(runs) if len(r.block_seconds) > 1]
     if not runs:
         raise ValueError("plot_block_times needs runs with at least 2 blocks (block_seconds)")
     fig, ax = plt.subplots(figsize=(max(8, 2.2 * len(runs)), 5.5))
-    kept = [[t for i, t in enumerate(r.block_seconds) if i > 0 and i not in left_out] for r in runs]
+    kept = [r.block_seconds[1:] for r in runs]
     ax.boxplot(kept, positions=range(len(runs)), widths=0.5, showfliers=False,
                medianprops=dict(color="black", lw=2))
     jitter = np.random.default_rng(0)
-    for i, (run, times) in enumerate(zip(runs, kept)):
-        ax.scatter(i + jitter.uniform(-0.15, 0.15, len(times)), times, s=36, alpha=0.8,
+    for i, run in enumerate(runs):
+        usual = [t for j, t in enumerate(run.block_seconds) if j > 0 and j not in slow_rounds]
+        ax.scatter(i + jitter.uniform(-0.15, 0.15, len(usual)), usual, s=36, alpha=0.8,
                    color=color_for(run.name), zorder=3)
-        out = [run.block_seconds[j] for j in left_out if 0 < j < len(run.block_seconds)]
+        out = [run.block_seconds[j] for j in slow_rounds if 0 < j < len(run.block_seconds)]
         ax.scatter(i + jitter.uniform(-0.15, 0.15, len(out)), out, s=36, facecolors="none",
                    edgecolors=color_for(run.name), zorder=3,
-                   label="left out: the arms ran slower together" if out and i == 0 else None)
-    if left_out:
+                   label="the arms ran slower together" if out and i == 0 else None)
+    if slow_rounds:
         ax.legend(loc="lower right")
     ax.set_xticks(range(len(runs)), [f"{textwrap.fill(r.name, 18)}\n{r.replicas} replica(s)"
                                      for r in runs])
@@ -84,8 +85,8 @@ def plot_block_times(runs, left_out=()):
         q1, q3 = np.percentile(times, [25, 75])
         parts.append(f"{run.name}: {len(times)} blocks, median {med:.2f} s, middle half "
                      f"{q1:.2f}-{q3:.2f} s ({(q3 - q1) / med:.0%} of the median)")
-    rounds = (f" Round(s) {', '.join(str(j + 1) for j in left_out)}, in which the arms ran "
-              "slower together, are drawn hollow and left out of the boxes." if left_out else "")
+    rounds = (f" Round(s) {', '.join(str(j + 1) for j in slow_rounds)}, in which the arms ran "
+              "slower together, are drawn hollow." if slow_rounds else "")
     return set_alt(fig, "Steady block times per run, each block a point over a box of the middle "
                    "half: " + "; ".join(parts) + "." + rounds + " " + " ".join(timing_labels(runs)) + ".")
 

@@ -2,8 +2,9 @@
 
 ``run_tour()`` trains the course CNN under the default strategy and under MirroredStrategy,
 each with ``Model.fit`` and with the reference custom loop (``arms``), at one global batch and
-one ``jit_compile`` for all four. It alternates the arms block by block, reads the paired
-ratios with their spread (``reading``), and writes a report folder: report.md and report.html
+one ``jit_compile`` for all four. It alternates the arms block by block, with a steadiness
+probe of the machine's memory system before them and between rounds (``steadiness``), reads the
+paired ratios as verdicts with 95% intervals (``reading``), and writes a report folder: report.md and report.html
 (a table and a reading of it), the figures as PNG, and the raw numbers as results.json.
 """
 
@@ -26,6 +27,7 @@ from tfdist_edu.tour.others import OtherLoad
 # a round of four blocks is shorter than the 2-15 s stretches in which the whole machine ran
 # slower, so such a stretch slows the arms of a round together (``slowdowns``), not one arm.
 BLOCKS_PER_EPOCH = 8
+PROBE_SECONDS = 6  # one-second windows of each steadiness probe before the arms
 
 
 def check_arguments(epochs, replicas, per_replica_batch, out):
@@ -62,9 +64,9 @@ def prepare_devices(replicas):
     return f"{replicas} logical {kind} devices simulated on one {kind}"
 
 
-def write_report(out, runs, paragraph, figures, header, left_out=()):
-    """Write report.md, report.html, results.json and the figures into ``out``; ``left_out``:
-    the 0-based rounds the reading left out (the arms slowed together)."""
+def write_report(out, runs, paragraph, figures, header, slow_rounds=(), steadiness=None):
+    """Write report.md, report.html, results.json and the figures into ``out``; ``slow_rounds``:
+    the 0-based rounds in which the arms slowed together; ``steadiness``: the probes' numbers."""
     from tfdist_edu import timing
 
     os.makedirs(out, exist_ok=True)
@@ -72,7 +74,8 @@ def write_report(out, runs, paragraph, figures, header, left_out=()):
         figure.savefig(os.path.join(out, f"{name}.png"), dpi=110, bbox_inches="tight")
     table = timing.compare(runs)
     with open(os.path.join(out, "results.json"), "w") as f:
-        json.dump({"header": header, "reading": paragraph, "left_out_rounds": list(left_out),
+        json.dump({"header": header, "reading": paragraph, "slow_rounds": list(slow_rounds),
+                   "steadiness": steadiness or {},
                    "runs": [dataclasses.asdict(r) for r in runs]}, f, indent=2)
     rows = table.rows
     md_table = ["| " + " | ".join(rows[0]) + " |", "|" + " --- |" * len(rows[0])]
@@ -103,7 +106,7 @@ def run_tour(epochs=None, replicas=2, dataset="fashion_mnist", source=None,
     others = OtherLoad().start()  # how much CPU other processes take while the tour runs
     device_note = prepare_devices(replicas)
 
-    from tfdist_edu import data, hardware, plots, timing
+    from tfdist_edu import data, hardware, plots, steadiness, timing
     from tfdist_edu.tour.arms import Arm
 
     epochs = epochs or (2 if settings.fast_mode() else 3)
@@ -116,23 +119,28 @@ def run_tour(epochs=None, replicas=2, dataset="fashion_mnist", source=None,
               f"{BLOCKS_PER_EPOCH} blocks x {steps} steps per run, global batch {global_batch} "
               f"and jit_compile={JIT_COMPILE} on every run."]
     print("\n".join(header), flush=True)
+    work = steadiness.Work()
+    probes = steadiness.probe(2 if settings.fast_mode() else PROBE_SECONDS, work)
+    print(steadiness.sentence(probes), flush=True)
     arms = [Arm(s, m, course, global_batch, steps, report.summary()) for s, m in RUNS]
-    _alternate(arms, epochs, BlockData(course, global_batch, steps, BLOCKS_PER_EPOCH))
+    memory = _alternate(arms, epochs, BlockData(course, global_batch, steps, BLOCKS_PER_EPOCH), work)
     runs = [arm.run for arm in arms]
-    paragraph = reading.reading(runs, device_note, others.cores())
-    left_out = slowdowns.slow_rounds(runs)
-    figures = {"block_times": plots.plot_block_times(runs, left_out),
+    paragraph = reading.reading(runs, device_note, others.cores(), probes, memory)
+    slow = slowdowns.slow_rounds(runs)
+    figures = {"block_times": plots.plot_block_times(runs, slow),
                "training_curves": plots.plot_training_curves(runs)}
-    write_report(out, runs, paragraph, figures, header, left_out)
+    write_report(out, runs, paragraph, figures, header, slow,
+                 {"probes": [dataclasses.asdict(p) for p in probes],
+                  "memory_gb_per_s_after_each_round": memory})
     print("\n" + str(timing.compare(runs)) + "\n\n" + paragraph, flush=True)
     print(f"\nReport written to {os.path.abspath(out)}/report.html (and report.md, results.json)")
     return runs
 
 
-def _alternate(arms, epochs, blocks):
+def _alternate(arms, epochs, blocks, work):
     """Run every arm block by block on the same data, reversing the order each round; print
-    progress."""
-    rounds = epochs * BLOCKS_PER_EPOCH
+    progress. Return the memory probe's GB/s after each round (``work.memory_rate``)."""
+    rounds, memory = epochs * BLOCKS_PER_EPOCH, []
     for round_ in range(rounds):
         order = arms if round_ % 2 == 0 else arms[::-1]
         times = {}
@@ -142,8 +150,11 @@ def _alternate(arms, epochs, blocks):
             load = OtherLoad().start()
             times[arm.run.name] = arm.run_block(train)
             arm.run.block_other_cores.append(round(load.stop(), 3))
+        memory.append(round(work.memory_rate(), 2))
         print(f"round {round_ + 1}/{rounds}: " + ", ".join(
-            f"{name} {seconds:.1f} s" for name, seconds in times.items()), flush=True)
+            f"{name} {seconds:.1f} s" for name, seconds in times.items())
+            + f"; memory probe {memory[-1]:.1f} GB/s", flush=True)
         if (round_ + 1) % BLOCKS_PER_EPOCH == 0:
             for arm in arms:
                 arm.end_epoch(BLOCKS_PER_EPOCH)
+    return memory

@@ -1,20 +1,19 @@
-"""Read the tour's alternated blocks: paired ratios with their spread, and a disturbed run flagged.
+"""Read the tour's alternated blocks: paired verdicts, slow stretches shown, a busy run flagged.
 
 Blocks of the same round ran back to back, so the ratio of two arms' block times in one round
-is one paired measurement; the first round, which includes tracing, is left out, and so are
-rounds in which the arms ran slower together (``slowdowns``). A ratio is read as a difference
-only when the middle half of the paired ratios lies on one side of 1.
+is one paired measurement; the first round, which includes tracing, is left out. Every other
+round counts: a stretch in which the machine ran slower slows the arms of a round together and
+cancels in their ratio, so such rounds are named and drawn (``slowdowns``), not left out. Each
+verdict is ``timing.paired``'s: the typical ratio with its 95% interval. A run is flagged only
+when other processes used over a quarter of a core, or when its pairs were too spread to decide.
 """
 
-import os
 import statistics
 
+from tfdist_edu import steadiness, verdict as verdicts
 from tfdist_edu.tour import slowdowns
 
-OUTLIER = 1.5  # a steady block over 1.5x its arm's median block: the machine was disturbed
-BUSY_LOAD = 0.25  # other processes using over a quarter of the cores during the tour
-SPREAD = 0.10  # an arm whose steady blocks' middle half spans over 10% of their median
-MOST_ROUNDS = 1 / 2  # more slow rounds left out than this share of the steady ones: too few to read
+BUSY_LOAD = 0.25  # other processes using over a quarter of a core during the tour
 
 
 def steady(run, skip=()):
@@ -33,74 +32,66 @@ def spread(run, skip=()):
 
 def paired(baseline, other, what, skip=()):
     """``timing.paired`` on the steady rounds (the first, with tracing, and ``skip`` left out)."""
-    from tfdist_edu import timing
-
-    return timing.paired(steady(baseline, skip), steady(other, skip), what)
+    return verdicts.paired(steady(baseline, skip), steady(other, skip), what)
 
 
-def verdict(comparison):
-    """One sentence: faster, slower, or no measurable difference, with the spread."""
-    spread = comparison.spread.replace("repeats", "blocks")
-    if comparison.verdict == "no measurable difference":
-        return f"{comparison.what}: no measurable difference ({spread})."
-    return (f"{comparison.what}: mirrored {comparison.verdict}, at {comparison.median:.2f}x the "
-            f"default's throughput ({spread}).")
-
-
-def disturbances(runs, other_load, cores=None, skip=()):
-    """Sentences naming what disturbed the measurement; empty when nothing did. ``skip``: the
-    rounds in which the arms slowed together, left out of the outliers and spreads."""
-    cores = cores or os.cpu_count() or 1
+def disturbances(comparisons, other_load):
+    """Sentences naming what makes this run's verdicts unsafe to read; empty when nothing does."""
     found = []
-    if other_load / cores > BUSY_LOAD:
-        found.append(f"other processes used {other_load:.1f} of the {cores} cores while the "
-                     "tour trained")
-    rounds = max((len(r.block_seconds) - 1 for r in runs), default=0)
-    if len(skip) > MOST_ROUNDS * rounds:
-        found.append(f"the arms ran slower together in {len(skip)} of {rounds} steady rounds")
-    slow = sum(t > OUTLIER * statistics.median(steady(r, skip))
-               for r in runs if len(steady(r, skip)) > 1 for t in steady(r, skip))
-    if slow:
-        found.append(f"{slow} steady block(s) took over {OUTLIER}x their arm's median block")
-    wide = [f"{r.name} {spread(r, skip):.0%}" for r in runs if spread(r, skip) > SPREAD]
-    if wide:
-        found.append(f"the middle half of the steady blocks spanned over {SPREAD:.0%} of their "
-                     "median (" + ", ".join(wide) + ")")
+    if other_load > BUSY_LOAD:
+        found.append(f"other processes used {other_load:.2f} of a core while the tour trained")
+    for comparison in comparisons:
+        if comparison.verdict == verdicts.UNDECIDED:
+            found.append(f"the pairs were too spread to decide {comparison.what.lower()}")
     return found
 
 
-def reading(runs, device_note, other_load):
-    """Return the report's paragraph: each comparison with its spread, and any disturbance."""
+def _memory_sentence(memory, skip):
+    """The memory probe between rounds, in the slow rounds against the others."""
+    if not memory or not skip:
+        return ""
+    inside = [memory[i] for i in skip if i < len(memory)]
+    outside = [m for i, m in enumerate(memory) if i > 0 and i not in skip]
+    if not inside or not outside:
+        return ""
+    return (f"A one-thread copy of 64 MB between rounds ran at {statistics.median(inside):.1f} GB/s "
+            f"after those rounds against {statistics.median(outside):.1f} GB/s after the others.")
+
+
+def reading(runs, device_note, other_load, probes=None, memory=None):
+    """Return the report's paragraph: each verdict, the slow stretches, and any disturbance.
+    ``probes``: the steadiness probes run before the arms; ``memory``: the memory probe's GB/s
+    after each round."""
     by_name = {run.name: run for run in runs}
     mirrored = by_name["mirrored fit"]
     lines = [f"All four runs trained the same model at global batch {mirrored.global_batch} "
              f"with jit_compile={mirrored.jit_compile}; MirroredStrategy used {mirrored.replicas} "
              f"replicas ({device_note}). The arms ran alternately, block by block, on the same "
              "batches; a block's time is its typical (median) step times its steps, so a step "
-             "held up by something outside the training moves no block."]
+             "held up by something outside the training moves no block. Each pair of blocks "
+             "of one round gives one ratio."]
+    comparisons = [paired(by_name[f"default {method}"], by_name[f"mirrored {method}"],
+                          f"Mirrored vs default with {method}") for method in ("fit", "custom loop")]
+    lines += [str(c) for c in comparisons] + [verdicts.HOW_TO_READ]
     skip = slowdowns.slow_rounds(runs)
-    for method in ("fit", "custom loop"):
-        lines.append(verdict(paired(by_name[f"default {method}"], by_name[f"mirrored {method}"],
-                                    f"Mirrored vs default with {method}", skip)))
-    cores = os.cpu_count() or 1
     if skip:
-        lines.append(slowdowns.sentence(runs, skip, other_load, cores, other_load / cores > BUSY_LOAD))
-    found = disturbances(runs, other_load, cores, skip)
+        lines.append(slowdowns.sentence(runs, skip, other_load) + _memory_sentence(memory, skip))
+    if probes:
+        lines.append(steadiness.sentence(probes))
+    found = disturbances(comparisons, other_load)
     if found:
-        lines.append("This run was disturbed (" + "; ".join(found) + "), so read its ratios "
-                     "with care and run the tour again on a quiet machine; the first blocks' "
-                     "extra time cannot be read as tracing alone.")
-    else:
-        widest = max(runs, key=lambda r: spread(r, skip))
-        lines.append(f"Each arm's steady blocks repeated closely: their middle half spans at most "
-                     f"{spread(widest, skip):.0%} of the median ({widest.name}).")
-        calls = [r for r in runs if len(r.block_call_seconds) > 1]
-        if calls:
-            first = max(calls, key=lambda r: r.block_call_seconds[0] - statistics.median(r.block_call_seconds))
-            lines.append(f"The first block of {first.name} took {first.block_call_seconds[0]:.1f} s "
-                         f"from call to return against a median of "
-                         f"{statistics.median(first.block_call_seconds):.1f} s: it includes tracing "
-                         "the training step into a graph.")
+        lines.append("Read this run with care (" + "; ".join(found) + "): run the tour again "
+                     "on a quiet machine, or with more epochs for more pairs.")
+    widest = max(runs, key=spread)
+    lines.append(f"Each arm's steady blocks, all of them, spread over at most {spread(widest):.0%} "
+                 f"of their median (interquartile range; {widest.name}).")
+    calls = [r for r in runs if len(r.block_call_seconds) > 1]
+    if calls and other_load <= BUSY_LOAD:
+        first = max(calls, key=lambda r: r.block_call_seconds[0] - statistics.median(r.block_call_seconds))
+        lines.append(f"The first block of {first.name} took {first.block_call_seconds[0]:.1f} s "
+                     f"from call to return against a median of "
+                     f"{statistics.median(first.block_call_seconds):.1f} s: it includes tracing "
+                     "the training step into a graph.")
     if "simulated" in device_note:
         busy = [sum(r.block_cpu_seconds[1:]) / sum(r.block_wall_seconds[1:])
                 for r in runs if r.replicas == 1 and len(r.block_wall_seconds) > 1]

@@ -1,20 +1,22 @@
 """Rounds in which the whole machine ran slower: the arms together, not one of them.
 
-On a quiet virtual machine the tour still met stretches of 2-15 s in which the arms' blocks took
-10-30% longer and the tour's own process used about as much more CPU time for the same steps,
-while other processes in the machine used about 0.01 of a core (seven quiet tours on 2 cores,
-2026-11-26). The extra time was spent working, not waiting; what slowed the work cannot be seen
-from inside the machine (a virtual machine's host runs other tenants; TensorFlow's threads also
-spin while they wait for each other). Because the arms alternate in rounds shorter than such a
-stretch, it slows the arms of the same rounds together; the tour names those rounds and leaves
-them out of its ratios and spreads, instead of reading them as a difference between arms.
+On a quiet 2-core virtual machine the tour still met stretches of 2-15 s in which the arms'
+blocks took 10-30% longer and the tour's own process used about as much more CPU time for the
+same steps, while other processes used about 0.01 of a core. The steadiness probe
+(``steadiness``) shows where they come from: on the same machine a memory-bound computation
+slowed by 28-36% for stretches of a few seconds while a cache-resident one never slowed over
+10%, and the process had no page faults: the memory system, which a virtual machine shares
+with its host, slowed, and a thread stalled on memory counts as running. Because the arms
+alternate in rounds shorter than such a stretch, it slows the arms of a round together and
+cancels in their paired ratios: the tour names those rounds and draws them hollow, and they
+count in the verdicts like every other round.
 """
 
 import statistics
 
 SLOWER = 1.10  # a block over 10% above its arm's usual block
 SHARE = 0.5  # ... in at least half of the arms of one round: the machine slowed, not an arm
-BUSY = 0.25  # other processes over a quarter of a core in those rounds took part of the processor
+BUSY = 0.25  # other processes over a quarter of a core took part of the processor
 
 
 def slow_rounds(runs):
@@ -37,9 +39,8 @@ def _rise(values, rounds):
     return statistics.mean(inside) / statistics.median(outside) if inside and outside else 1.0
 
 
-def sentence(runs, rounds, other_load, cores, busy):
-    """What happened in the slow ``rounds`` and what the tour did with them, from the numbers;
-    ``busy``: the other processes' load over the whole run counts as a disturbance."""
+def sentence(runs, rounds, other_load):
+    """What happened in the slow ``rounds``, from the numbers."""
     names = ", ".join(str(i + 1) for i in rounds)
     wall = statistics.median(_rise(r.block_seconds, rounds) for r in runs) - 1
     text = f"In round(s) {names} the arms ran slower together: a median {wall:.0%} more time per block"
@@ -50,18 +51,16 @@ def sentence(runs, rounds, other_load, cores, busy):
     seen = [r for r in runs if len(r.block_other_cores) == len(r.block_seconds)]
     during = statistics.mean(r.block_other_cores[i] for r in seen for i in rounds) if seen else None
     if during is None:
-        text += f", while other processes used {other_load:.2f} of the {cores} cores over the run. "
+        text += f", while other processes used {other_load:.2f} of a core over the run. "
     else:
-        text += (f", while other processes used {during:.2f} of the {cores} cores in those rounds "
+        text += (f", while other processes used {during:.2f} of a core in those rounds "
                  f"({other_load:.2f} over the run). ")
-    if busy or (during is not None and during > BUSY):
+    if other_load > BUSY or (during is not None and during > BUSY):
         text += "Other processes took part of the processor. "
     elif cpu is not None and cpu >= wall / 2:
-        text += ("So the extra time was spent working, not waiting: the same steps cost more "
-                 "CPU time, which the tour cannot trace further (on a virtual machine the host's "
-                 "other tenants can slow its processor). ")
+        text += ("The same steps cost more CPU time: the process worked longer, not waited, as a "
+                 "thread stalled on a slow memory system does. ")
     elif cpu is not None:
-        text += ("The process waited for something outside its own work that the tour cannot "
-                 "see from inside the machine. ")
-    return text + ("Those rounds are drawn hollow in the block-time figure and left out of the "
-                   "ratios and spreads.")
+        text += "The process waited for something outside its own work. "
+    return text + ("Those rounds are drawn hollow in the block-time figure; they count in the "
+                   "verdicts, as a slowdown that hits both blocks of a pair cancels in its ratio. ")
