@@ -47,15 +47,22 @@ def disturbances(comparisons, other_load):
 
 
 def _memory_sentence(memory, skip):
-    """The memory probe between rounds, in the slow rounds against the others."""
-    if not memory or not skip:
+    """The memory probe after each round: how steady it was, and in the slow rounds against the
+    others."""
+    steady_rounds = [m for i, m in enumerate(memory or []) if i > 0]
+    if not steady_rounds:
         return ""
-    inside = [memory[i] for i in skip if i < len(memory)]
+    usual = statistics.median(steady_rounds)
+    slow = sum(usual / m > steadiness.SLOW for m in steady_rounds)
+    text = (f"A one-thread copy of 64 MB after each round ran at a median {usual:.1f} GB/s, "
+            f"{slow} of {len(steady_rounds)} steady rounds over {steadiness.SLOW - 1:.0%} slower.")
+    inside = [memory[i] for i in skip if 0 < i < len(memory)]
     outside = [m for i, m in enumerate(memory) if i > 0 and i not in skip]
-    if not inside or not outside:
-        return ""
-    return (f"A one-thread copy of 64 MB between rounds ran at {statistics.median(inside):.1f} GB/s "
-            f"after those rounds against {statistics.median(outside):.1f} GB/s after the others.")
+    if inside and outside:
+        text += (f" After the rounds in which the arms slowed together it ran at "
+                 f"{statistics.median(inside):.1f} GB/s, after the others at "
+                 f"{statistics.median(outside):.1f} GB/s.")
+    return text
 
 
 def reading(runs, device_note, other_load, probes=None, memory=None):
@@ -75,9 +82,11 @@ def reading(runs, device_note, other_load, probes=None, memory=None):
     lines += [str(c) for c in comparisons] + [verdicts.HOW_TO_READ]
     skip = slowdowns.slow_rounds(runs)
     if skip:
-        lines.append(slowdowns.sentence(runs, skip, other_load) + _memory_sentence(memory, skip))
+        lines.append(slowdowns.sentence(runs, skip, other_load))
     if probes:
         lines.append(steadiness.sentence(probes))
+    if memory:
+        lines.append(_memory_sentence(memory, skip))
     found = disturbances(comparisons, other_load)
     if found:
         lines.append("Read this run with care (" + "; ".join(found) + "): run the tour again "
