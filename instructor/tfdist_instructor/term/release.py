@@ -1,11 +1,15 @@
 """The student copy of the course: ``tfdist-instructor release OUT`` (``make release OUT=...``).
 
 It copies what students use (lessons, exercises with their public checks, ``tfdist_edu``, the
-docs but the instructor guide; the decks on request) into a new folder, points every badge, install and clone cell at
-the address students will use (``retarget``), and makes it a git repository with one commit, so
-no history of the instructor's repository comes along. Solutions, masters, question files (the
-hidden cases and their rubrics) and the instructor package are never copied; a check after the
-copy refuses the release if any path of theirs is there.
+docs written for them; the decks on request) into a new folder, points every badge, install and clone
+cell at the address students will use (``retarget``), and makes it a git repository with one commit,
+so no history of the instructor's repository comes along. Only files on an allow-list
+(``STUDENT_FILES``, ``DECK_FILES``) are copied: a note, a script a lesson wrote beside itself or a
+checkpoint in a copied folder stays behind, and a page added to ``docs/`` ships only once it is
+named in ``STUDENT_DOCS`` (a test fails while a page is in neither ``STUDENT_DOCS`` nor
+``WITHHELD``). Solutions, masters, question files (the hidden cases and their rubrics) and the
+instructor package are never copied; a check after the copy refuses the release if any path of
+theirs, or any file off the allow-list, is there.
 
 Students get pages written for them: the README is ``student_readme.md`` (the lessons table taken
 from the course README, the docs that were released), ``exercises/README.md`` stops before its
@@ -13,6 +17,7 @@ section for instructors, and a relative link in any released Markdown page (or n
 file that was not released is replaced by its text, so every link left resolves in the release.
 """
 
+import fnmatch
 import shutil
 import subprocess
 from pathlib import Path
@@ -22,11 +27,23 @@ from tfdist_instructor.term import studentpages
 
 COPIED = ("README.md", "pyproject.toml", "environment.yml", "notebooks", "exercises", "tfdist_edu", "docs")
 DECKS = ("slides",)
+# The pages of docs/ that students read; every other page of docs/ is WITHHELD.
+STUDENT_DOCS = ("docs/ARCHITECTURE.md", "docs/LESSON_STYLE.md", "docs/compatibility.md",
+                "docs/keras_distribution_gpu.md", "docs/measured-times.json", "docs/multi-host.md",
+                "docs/reference_reproduction.md", "docs/slurm-recorded-run.md", "docs/slurm/*.sbatch",
+                "docs/slurm/*.py", "docs/stand_in_fidelity.md", "docs/upstream.md")
 # Instructor material inside copied folders: the guide holds what a good capstone write-up contains.
 WITHHELD = ("docs/instructor-guide.md",)
+# Every file a release may hold (``*`` spans folders): nothing else is copied. The Makefile and the
+# README are the student pages written after the copy.
+STUDENT_FILES = ("README.md", "Makefile", "pyproject.toml", "environment.yml", "notebooks/[0-9][0-9]_*.ipynb",
+                 "exercises/README.md", "exercises/.gitignore", "exercises/[0-9][0-9]_*/[0-9][0-9]_*.ipynb",
+                 "exercises/[0-9][0-9]_*/tests/q[0-9]*.py", "tfdist_edu/*.py", *STUDENT_DOCS)
+DECK_FILES = ("slides/[0-9][0-9]_*.ipynb", "slides/README.md", "slides/reveal_offline/*.json",
+              "slides/reveal_offline/*.j2")
 NEVER = ("solutions", "grading", "instructor", "tests", "benchmarks", ".github", ".ci")
-SKIPPED = ("__pycache__", ".ipynb_checkpoints", "checkpoints", "cluster_run", ".OTTER_LOG", "chief.py",
-           "mw_train.py", "*.egg-info", "*.pyc")
+# Folders never copied, wherever they are (Jupyter's autosaves, Python's caches).
+SKIPPED_PARTS = {"__pycache__", ".ipynb_checkpoints"}
 AUTHOR = ["-c", "user.name=tfdist-instructor release", "-c", "user.email=release@tfdist-edu.invalid"]
 # The student copy's Makefile: the course's own `make demo`, which needs nothing instructors have.
 MAKEFILE = """\
@@ -49,29 +66,41 @@ def release(out, repo=None, ref=None, root=REPO_ROOT, decks=False):
     old_repo, old_ref = retarget.current(root)
     repo, ref = repo or old_repo, ref or old_ref
     retarget.check_address(repo, ref)  # a bad address: one line, before anything is written
+    allowed = STUDENT_FILES + (DECK_FILES if decks else ())
     out.mkdir(parents=True, exist_ok=True)
     for name in COPIED + (DECKS if decks else ()):
-        _copy(root / name, out / name)
-    for name in WITHHELD:
-        (out / name).unlink(missing_ok=True)
+        _copy(root, out, name, allowed)
     (out / "Makefile").write_text(MAKEFILE)
     studentpages.write(out, root)
     retarget.retarget(out, repo, ref)
-    leaked = [str(p.relative_to(out)) for p in out.rglob("*")
-              if p.relative_to(out).parts[0] in NEVER or str(p.relative_to(out)) in WITHHELD]
+    names = [p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()]
+    leaked = [n for n in names if n.split("/")[0] in NEVER or n in WITHHELD]
     if leaked:
         raise RuntimeError(f"the release holds instructor files: {', '.join(leaked[:5])}")
+    stray = [n for n in names if not student_file(n, allowed)]
+    if stray:
+        raise RuntimeError(f"the release holds files students do not need: {', '.join(stray[:5])}")
     _commit(out, ref, f"The course as students get it ({repo}@{ref})")
     return sorted(p.relative_to(out) for p in out.rglob("*") if p.is_file() and ".git" not in p.parts)
 
 
-def _copy(source, target):
-    if source.is_dir():
-        shutil.copytree(source, target, ignore=shutil.ignore_patterns(*SKIPPED))
-    elif source.is_file():
-        shutil.copy2(source, target)
-    else:
+def student_file(name, allowed=STUDENT_FILES + DECK_FILES):
+    """Whether the path ``name`` (relative, with ``/``) is on the allow-list ``allowed``."""
+    return any(fnmatch.fnmatchcase(name, pattern) for pattern in allowed)
+
+
+def _copy(root, out, name, allowed):
+    """Copy the files of ``root/name`` (a file or a folder) that are on the allow-list ``allowed``."""
+    source = root / name
+    if not source.exists():
         raise FileNotFoundError(f"{source} is missing: run the release from a checkout of the course")
+    files = [source] if source.is_file() else sorted(
+        p for p in source.rglob("*") if p.is_file() and not SKIPPED_PARTS & set(p.relative_to(root).parts))
+    for path in files:
+        relative = path.relative_to(root).as_posix()
+        if student_file(relative, allowed) and relative not in WITHHELD:
+            (out / relative).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, out / relative)
 
 
 def _commit(out, ref, message):

@@ -159,3 +159,51 @@ def test_the_release_readme_is_written_for_students(released):
     exercises = (released / "exercises" / "README.md").read_text()
     assert "## For students" in exercises and "For instructors" not in exercises
     assert "tfdist-instructor" not in exercises
+
+
+STUDENT_TOP_LEVEL = {"README.md", "Makefile", "pyproject.toml", "environment.yml", "notebooks", "exercises",
+                     "tfdist_edu", "docs", "slides"}
+
+
+def _released_names(out):
+    return sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file() and ".git" not in p.parts)
+
+
+def test_the_release_holds_only_what_students_need(released):
+    names = _released_names(released)
+    assert {n.split("/")[0] for n in names} <= STUDENT_TOP_LEVEL
+    assert [n for n in names if not release.student_file(n)] == []
+    assert {n for n in names if n.startswith("notebooks/")} == {
+        f"notebooks/{p.name}" for p in (REPO_ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")}
+    assert all(n.endswith(".py") for n in names if n.startswith("tfdist_edu/"))
+    tracked_docs = subprocess.run(["git", "-C", str(REPO_ROOT), "ls-files", "docs"], capture_output=True,
+                                  text=True, check=True).stdout.split()
+    assert {n for n in names if n.startswith("docs/")} == set(tracked_docs) - set(release.WITHHELD)
+    assert [n for n in names if "note" in Path(n).name.lower() or "session" in Path(n).name.lower()] == []
+
+
+def test_every_page_of_docs_is_named_for_students_or_withheld():
+    tracked = subprocess.run(["git", "-C", str(REPO_ROOT), "ls-files", "docs"], capture_output=True, text=True,
+                             check=True).stdout.split()
+    undecided = [n for n in tracked if not release.student_file(n, release.STUDENT_DOCS) and n not in release.WITHHELD]
+    assert undecided == [], "name each page in release.STUDENT_DOCS (students read it) or WITHHELD"
+    assert "docs/instructor-guide.md" in tracked and "docs/multi-host.md" in tracked
+
+
+def test_a_note_or_a_written_script_beside_the_course_stays_behind(planted, tmp_path):
+    source, _ = planted
+    root = tmp_path / "course"
+    root.mkdir()
+    for name in release.COPIED:
+        (shutil.copytree if (source / name).is_dir() else shutil.copy2)(source / name, root / name)
+    strays = ("docs/session-notes-2026-01-01.md", "docs/notes/what-i-ran.md", "notebooks/NOTES.md",
+              "notebooks/jax_fit.py", "notebooks/checkpoints/ckpt-1.index", "tfdist_edu/TODO.md",
+              "exercises/04_multi_worker/chief.py", "exercises/01_global_batch/notes.txt",
+              "exercises/01_global_batch/.ipynb_checkpoints/01_global_batch-checkpoint.ipynb")
+    for name in strays:
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text("a work note: who ran what, where\n")
+    names = [p.as_posix() for p in release.release(tmp_path / "out", REPO, REF, root=root)]
+    assert [n for n in strays if n in names] == []
+    assert "notebooks/00_start_here.ipynb" in names and "exercises/01_global_batch/tests/q1.py" in names
+    assert "docs/multi-host.md" in names and "docs/slurm/mwms_tf_config.sbatch" in names
