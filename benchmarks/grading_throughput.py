@@ -2,11 +2,11 @@
 planted mistake, delegations, broken and hostile notebooks) graded sandboxed with the jobs the
 cores allow; prints submissions per minute and where the time went, phase by phase.
 
-    PYTHONPATH=.:instructor:tests/instructor/grading nice python benchmarks/grading_throughput.py \\
+    PYTHONPATH=.:instructor nice python benchmarks/grading_throughput.py \\
         [--size 150] [--exercise 05_ring_allreduce] [--jobs 2] [--timeout 120] [--keep DIR]
 
-The class is built from the tests' own fixtures (``tests/instructor/grading/planting.py``, the
-planted-mistake tables, ``fixtures/``), shuffled with a fixed seed, so ``--size 10``
+The class is the grading tests' own (``tfdist_instructor.sample_class.class_mix``: the planted
+mistakes, delegations, broken and hostile notebooks), shuffled with a fixed seed, so ``--size 10``
 is the same ten submissions every run: compare before and after on it. Timings taken while
 other jobs share the machine are noisy; say so when you quote them.
 """
@@ -22,10 +22,8 @@ from pathlib import Path
 
 from tfdist_instructor import REPO_ROOT, grading
 from tfdist_instructor.grading import phases, sandbox
+from tfdist_instructor.sample_class import class_mix
 from tfdist_edu.tour.others import SampledLoad
-
-sys.path.insert(0, str(REPO_ROOT / "tests" / "instructor" / "grading"))
-import class_mix  # noqa: E402 - the fixtures live beside the tests
 
 
 def build(exercise, size, folder):

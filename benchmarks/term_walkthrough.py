@@ -5,7 +5,7 @@ gradebooks and the Gradescope autograder. A failed step exits 1.
 
     PYTHONPATH=.:instructor python benchmarks/term_walkthrough.py [--jobs N] [--timeout S] [--keep DIR]
 
-The class is the tests' (tests/instructor/term/downloads.py: 8 students, Canvas, Moodle, Gradescope
+The class is the term tests' (tfdist_instructor.sample_class.downloads: 8 students, Canvas, Moodle, Gradescope
 and Colab names, an unmatched file, a duplicated student, a late one, a PDF beside a notebook), all
 reference solutions but s1004's planted q3 mistake; exercise 05 has no hand points (no --hand).
 Timings taken while other jobs share the machine are noisy: it prints the CPU others used.
@@ -28,12 +28,9 @@ from pathlib import Path
 
 from tfdist_instructor import REPO_ROOT
 from tfdist_instructor.grading import sandbox
+from tfdist_instructor.sample_class import planting
+from tfdist_instructor.sample_class.downloads import EXERCISE, make_class
 from tfdist_edu.tour.others import SampledLoad
-
-for _tests in ("grading", "term"):
-    sys.path.insert(0, str(REPO_ROOT / "tests" / "instructor" / _tests))
-import planting  # noqa: E402 - the fixtures live beside the tests
-from downloads import EXERCISE, make_class  # noqa: E402
 
 POLICY = "deadline = 2026-03-02T23:59:00Z\nlate_penalty = 0.10\nlate_limit_days = 5\n[extensions]\ns1005 = 2\n"
 PLANTED = ("s1004", "q3-answer", "2 * (n - 1) / n * size_bytes / bandwidth", "size_bytes / bandwidth")

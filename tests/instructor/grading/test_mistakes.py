@@ -6,39 +6,12 @@ CSV row must name it with the factor the grader measured.
 """
 
 import pytest
-from planting import assert_diagnosed, grade_planted, lost_in, planted
 
 from tfdist_instructor.grading import sandbox
+from tfdist_instructor.sample_class.mistakes import MISTAKES
+from tfdist_instructor.sample_class.planting import assert_diagnosed, grade_planted, lost_in, planted
 
-TAPE_IN_TEST_STEP = """\
-    with tf.GradientTape() as tape:
-        logits = model(images, training=False)
-        loss = compute_loss(labels, logits, model.losses, GLOBAL_BATCH)
-    optimizer.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))
-"""
 FACTOR = r"\d+\.\d\dx"  # a measured factor, e.g. 2.00x
-# name: (exercise, answer cell, text in the solution, wrong text, score, questions that lose points)
-MISTAKES = {
-    "per-replica reduce_mean loss (gradients N times too large)": (
-        "02_custom_loop", "q1-answer",
-        "tf.nn.compute_average_loss(per_example_loss, global_batch_size=global_batch_size)",
-        "tf.reduce_mean(per_example_loss)", 5.5, ["q1", "q2"]),
-    "regularisation not scaled by the replicas": (
-        "02_custom_loop", "q1-answer", "tf.nn.scale_regularization_loss(tf.add_n(model_losses))",
-        "tf.add_n(model_losses)", 7, ["q1", "q2"]),
-    "ReduceOp.MEAN where the loss must be summed": (
-        "02_custom_loop", "q2-answer", "ReduceOp.SUM, per_replica_losses", "ReduceOp.MEAN, per_replica_losses",
-        9, ["q2"]),
-    "globally scaled loss fed to the Mean metric": (
-        "02_custom_loop", "q2-answer", "test_loss.update_state(loss_object(labels, logits))",
-        "test_loss.update_state(compute_loss(labels, logits, [], GLOBAL_BATCH))", 9.5, ["q2"]),
-    "a test step that updates the weights": (
-        "02_custom_loop", "q2-answer", "    logits = model(images, training=False)\n", TAPE_IN_TEST_STEP,
-        9.5, ["q2"]),
-    "model built outside strategy.scope()": (
-        "04_multi_worker", "q3-answer", "with strategy.scope():", "if True:  # no strategy.scope()", 6, ["q3"]),
-}
-
 # name: what its feedback and CSV row must say (regular expressions): the measured factor, the mistake
 DIAGNOSES = {
     "per-replica reduce_mean loss (gradients N times too large)": [

@@ -12,36 +12,19 @@ import threading
 import nbformat
 import numpy as np
 import pytest
-from planting import planted, solution
 
 from tfdist_instructor import grading
 from tfdist_instructor.grading import catalog, notebook, ownwork, sandbox, structure, verdict
+from tfdist_instructor.sample_class.mistakes import LINK, SPLIT_BY_HELPER
+from tfdist_instructor.sample_class.planting import planted, solution
 
 RULED = {("01_global_batch", "q4"), ("02_custom_loop", "q4"), ("04_multi_worker", "q1"), ("04_multi_worker", "q2"),
          ("05_ring_allreduce", "q3")}
-SPLIT_BY_HELPER = """\
-from tfdist_edu.batching import split_batch as cut
-
-
-def replica_batch_sizes(batch, num_replicas):
-    return cut(batch, num_replicas)
-"""
 # Reached without any import statement: only the call-watch in the kernel can see it.
 SPLIT_HIDDEN = """\
 def replica_batch_sizes(batch, num_replicas):
     module = __import__("tfdist_edu." + "batching", fromlist=["_"])
     return getattr(module, "split_" + "batch")(batch, num_replicas)
-"""
-LINK = """\
-from tfdist_edu import cost_model
-
-
-def all_reduce_seconds(size_bytes, n, latency_s, bandwidth):
-    return cost_model.Link(latency_s, bandwidth).all_reduce_s(size_bytes, n)
-
-
-def predict_step_seconds(n, global_batch, fixed_s, per_example_s, size_bytes, latency_s, bandwidth):
-    return fixed_s + per_example_s * global_batch / n + all_reduce_seconds(size_bytes, n, latency_s, bandwidth)
 """
 TF_CONFIG = """\
 from tfdist_edu import tfconfig

@@ -1,22 +1,19 @@
 """Exercise 5's planted mistakes each lose the points of the questions they break; the solution
 scores full marks.
 
-Each mistake in ``fixtures/ring_planted_mistakes.json`` is one substitution in one answer
+Each mistake in ``tfdist_instructor/sample_class/ring_planted_mistakes.json`` is one substitution in one answer
 cell of the reference solution, with the score it must get, the questions that lose points, and
 the diagnosis (the measured factor and the mistake's name) its feedback and CSV row must show.
 The solution and the five mistakes are graded in one folder, sandboxed, like a class's
 submissions (about a minute on two cores); pytest -s prints the score table.
 """
 
-import json
-from pathlib import Path
-
 import pytest
-from planting import assert_diagnosed, grade_planted, lost_in, planted, solution
 
 from tfdist_instructor.grading import sandbox
+from tfdist_instructor.sample_class.mistakes import RING as SPEC
+from tfdist_instructor.sample_class.planting import assert_diagnosed, grade_planted, lost_in, planted, solution
 
-SPEC = json.loads((Path(__file__).parent / "fixtures" / "ring_planted_mistakes.json").read_text())
 EXERCISE = SPEC["exercise"]
 NO_MISTAKE = "none (the reference solution)"
 

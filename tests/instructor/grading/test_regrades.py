@@ -12,10 +12,10 @@ import shutil
 
 import nbformat
 import pytest
-from planting import planted, solution
 
 from tfdist_instructor import cli, grading
 from tfdist_instructor.grading import catalog, sandbox, scores, seeds
+from tfdist_instructor.sample_class.planting import planted, solution
 
 EXERCISE = "05_ring_allreduce"
 OFF_BY_ONE = ("q1-answer", "size * (k + 1) // n)", "size * (k + 1) // n + 1)")

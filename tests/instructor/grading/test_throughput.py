@@ -8,10 +8,10 @@ import collections
 
 import nbformat
 import pytest
-from class_mix import BROKEN, EXERCISES, mix, submission
 
 from tfdist_instructor import grading
 from tfdist_instructor.grading import notebook, phases, structure
+from tfdist_instructor.sample_class.class_mix import BROKEN, EXERCISES, mix, submission
 
 
 @pytest.mark.parametrize("exercise", EXERCISES)

@@ -4,10 +4,10 @@ import csv
 
 import pytest
 
-from downloads import ROSTER
 
 from tfdist_instructor.term import gradebooks
 from tfdist_instructor.term.roster import Roster
+from tfdist_instructor.sample_class.downloads import ROSTER
 
 
 def _rows(exercise, totals, status="graded"):

@@ -5,10 +5,10 @@ import csv
 
 import nbformat
 import pytest
-from downloads import EXERCISE, FILES, MOODLE_TIME, make_class
 
 from tfdist_instructor.term import intake, platforms
 from tfdist_instructor.term.roster import Roster
+from tfdist_instructor.sample_class.downloads import EXERCISE, FILES, MOODLE_TIME, make_class
 
 
 def _blank(student):

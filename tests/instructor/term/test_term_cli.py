@@ -1,9 +1,9 @@
 """The term's commands refuse bad input in one line, before any grading."""
 
 import nbformat
-from downloads import ROSTER
 
 from tfdist_instructor import cli
+from tfdist_instructor.sample_class.downloads import ROSTER
 
 
 def _run(argv, capsys):

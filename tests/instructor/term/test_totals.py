@@ -5,12 +5,12 @@ import re
 
 import nbformat
 import pytest
-from downloads import ROSTER
 
 from tfdist_instructor import REPO_ROOT
 from tfdist_instructor.grading import catalog
 from tfdist_instructor.term import totals
 from tfdist_instructor.term.roster import Roster
+from tfdist_instructor.sample_class.downloads import ROSTER
 
 
 def _readme_points():

@@ -1,18 +1,17 @@
-"""A realistic class of one exercise, built from the tests' fixtures: mostly solutions, every
-planted mistake of the exercise, answers that delegate to a course helper, broken notebooks of
-every kind, and hostile ones. Used by benchmarks/grading_throughput.py and its test.
+"""A realistic class of one exercise: mostly solutions, every planted mistake of the exercise,
+answers that delegate to a course helper, broken notebooks of every kind (two of them from the
+grading tests' fixtures), and hostile ones. Used by benchmarks/grading_throughput.py and its test
+(tests/instructor/grading/test_throughput.py).
 """
 
 import random
 import re
 
 import nbformat
-from planting import planted, solution
-from test_mistakes import MISTAKES
-from test_own_work import LINK, SPLIT_BY_HELPER
-from test_planted_mistakes_ring import SPEC as RING
 
 from tfdist_instructor import REPO_ROOT, grading
+from tfdist_instructor.sample_class.mistakes import LINK, MISTAKES, RING, SPLIT_BY_HELPER
+from tfdist_instructor.sample_class.planting import planted, solution
 
 EXERCISES = ["01_global_batch", "02_custom_loop", "05_ring_allreduce"]
 DELEGATIONS = {"01_global_batch": {"split_batch": ("q4-answer", SPLIT_BY_HELPER)},
