@@ -129,7 +129,7 @@ site: $(VENV)/.test-installed
 	$(BIN)/tfdist-instructor site --executed build/executed --out build/site
 
 # Store the outputs of the normal-mode run `make test` left in build/executed/ in the lessons, so
-# they show results before anyone runs them (tests/test_stored_outputs.py fails when a lesson's
+# they show results before anyone runs them (tests/lessons/test_stored_outputs.py fails when a lesson's
 # code changes without this refresh), then the measured times into the instructor guide's term
 # plan (tests/instructor/test_lesson_times.py fails when the guide's table is stale).
 outputs: $(VENV)/.instructor-installed

@@ -4,7 +4,7 @@ Each ``Noise`` is either printed by TensorFlow, absl or gRPC on their own (``str
 drops the line, from the match to its end, since the lesson did not write it), or written by
 the lesson itself (a temporary path of the machine that ran it, a widget's repr where the widget
 was): storing refuses those, naming lesson, cell and pattern, because only the lesson's code can
-say something better. tests/test_stored_outputs_clean.py greps every stored output for all of
+say something better. tests/lessons/test_stored_outputs_clean.py greps every stored output for all of
 them. The causes are silenced in the package where there is one (tfdist_edu.quiet, the TFDS
 probe in tfdist_edu.data.tfds_source, ``data.load`` kept from AutoGraph, the supervisor's filter);
 this list is the net under them.

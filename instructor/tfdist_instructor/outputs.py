@@ -7,7 +7,7 @@ state dropped, and a widget's repr with it). It drops stderr and the lines Tenso
 gRPC print by themselves into stdout (``noise.NOISE``), and refuses an executed copy whose code
 differs from the lesson's, that ran in fast mode, or whose outputs carry noise only the lesson
 can remove (a temporary path, a widget's repr in text). Each lesson records the hash of its code
-cells, and tests/test_stored_outputs.py fails when a lesson's code changes without a refresh.
+cells, and tests/lessons/test_stored_outputs.py fails when a lesson's code changes without a refresh.
 """
 
 import base64
@@ -46,13 +46,21 @@ def stale_reason(nb):
     return None
 
 
-def store(executed="build/executed", notebooks=None, claims=None):
+def store(executed="build/executed", notebooks=None, claims=None, only=()):
     """Copy every executed lesson's outputs into its notebook; return {name: bytes written}.
 
+    ``only``: lesson stems (e.g. "04_performance") to store, the others keeping what they
+    store; a lesson whose code changed is refreshed alone, without re-running the course.
     Refuses, before writing anything, a run made on a busy machine or one that fails the
     claims tests (``claims``: their folder, default tests/claims)."""
     notebooks = Path(notebooks or REPO_ROOT / "notebooks")
     lessons = sorted(notebooks.glob("[0-9][0-9]_*.ipynb"))
+    unknown = sorted(set(only) - {path.stem for path in lessons})
+    if unknown:
+        raise ValueError(f"no lesson named {', '.join(unknown)}; the lessons are "
+                         f"{', '.join(path.stem for path in lessons)}")
+    if only:
+        lessons = [path for path in lessons if path.stem in only]
     pairs = [(path, _executed_copy(Path(executed), path)) for path in lessons]
     for path, run in pairs:
         _refuse_lesson_noise(path.name, run)
@@ -82,10 +90,11 @@ def store(executed="build/executed", notebooks=None, claims=None):
 
 
 def _record_times(executed, target, machine, date):
-    """Write the compute seconds of every executed lesson and solution, for the term plan."""
+    """Write the compute seconds of every executed lesson and solution, for the term plan;
+    those not executed this time keep their recorded seconds."""
     runs = sorted((executed / "notebooks").glob("[0-9][0-9]_*.ipynb"))
     runs += sorted((executed / "solutions").glob("[0-9][0-9]_*/*.ipynb"))
-    seconds = {}
+    seconds = json.loads(target.read_text())["compute_seconds"] if target.is_file() else {}
     for path in runs:
         nb = nbformat.read(path, as_version=4)
         seconds[path.stem] = round(sum(cell.metadata.get("tfdist_edu", {}).get("seconds", 0.0)

@@ -59,3 +59,10 @@ def test_the_map_is_read_as_written():
     assert {"timing", "verdict", "steadiness", "quiet", "scripts", "plots"} <= in_table("tfdist_edu")
     assert {"grading", "term", "noise", "toml"} <= in_table("instructor/tfdist_instructor")
     assert "hardware" in in_tree("tfdist_edu") and "compat" in in_tree("instructor/tfdist_instructor")
+
+
+def test_tests_sit_in_folders_that_mirror_the_homes_and_only_conftest_at_the_root():
+    assert sorted(p.name for p in (ROOT / "tests").glob("*.py")) == ["conftest.py"]
+    folders = {p.name for p in (ROOT / "tests").iterdir() if p.is_dir() and any(p.rglob("test_*.py"))}
+    tree = MAP.split("```", 2)[1]
+    assert sorted(f for f in folders if not re.search(rf"\b{f}\b", tree)) == [], "the map names each folder"

@@ -15,7 +15,7 @@ import pytest
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 STRATEGY_CELL = re.compile(r"^\s*\w+ = tf\.distribute\.MirroredStrategy\(", re.M)
 # The first cell after the strategy cell whose code runs an all-reduce under the strategy.
 STEP_CELL = {

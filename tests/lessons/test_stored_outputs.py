@@ -1,4 +1,5 @@
 """Lessons carry the outputs of one normal-mode run, and say when those no longer match the code."""
+import json
 import pathlib
 
 import nbformat
@@ -6,7 +7,7 @@ import pytest
 
 from tfdist_instructor import lesson_time, outputs
 
-LESSONS = sorted(pathlib.Path(__file__).parent.parent.glob("notebooks/[0-9][0-9]_*.ipynb"))
+LESSONS = sorted(pathlib.Path(__file__).resolve().parents[2].glob("notebooks/[0-9][0-9]_*.ipynb"))
 MAX_PNG_BYTES = 200_000  # base64 characters of one stored figure
 
 
@@ -209,3 +210,24 @@ def test_storing_keeps_the_text_answer_a_course_widget_gives_beside_its_state(tm
     outputs.store(tmp_path / "executed", lessons)
     stored = nbformat.read(lessons / "00_a.ipynb", as_version=4).cells[1].outputs
     assert [out.data for out in stored] == [{"text/plain": "speed-up 3.68x, efficiency 92%"}]
+
+
+def test_storing_only_one_lesson_leaves_the_others_and_their_recorded_times(tmp_path):
+    lessons = _stage(tmp_path, "print(42)", "print(42)", outputs_of_run=[
+        nbformat.v4.new_output("stream", name="stdout", text="42\n")])
+    other = _lesson("print(7)")  # no executed copy: `only` leaves it as it is
+    nbformat.write(other, lessons / "01_b.ipynb")
+    before = (lessons / "01_b.ipynb").read_text()
+    times = tmp_path / "docs" / outputs.TIMES_FILE
+    times.parent.mkdir()
+    times.write_text('{"compute_seconds": {"01_b": 99}}')
+    written = outputs.store(tmp_path / "executed", lessons, only=["00_a"])
+    assert list(written) == ["00_a.ipynb"] and (lessons / "01_b.ipynb").read_text() == before
+    assert nbformat.read(lessons / "00_a.ipynb", as_version=4).cells[1].outputs[0].text == "42\n"
+    assert json.loads(times.read_text())["compute_seconds"] == {"01_b": 99, "00_a": 4}
+
+
+def test_storing_only_an_unknown_lesson_is_refused_in_one_line_naming_the_lessons(tmp_path):
+    lessons = _stage(tmp_path, "print(1)", "print(1)")
+    with pytest.raises(ValueError, match="no lesson named 04_perf; the lessons are 00_a"):
+        outputs.store(tmp_path / "executed", lessons, only=["04_perf"])

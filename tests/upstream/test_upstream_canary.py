@@ -10,7 +10,7 @@ from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "upstream_canary.sh"
 sys.path.insert(0, str(ROOT / "scripts"))
 import canary_requirements  # noqa: E402

@@ -16,7 +16,7 @@ import nbformat
 import pytest
 from IPython.core.inputtransformer2 import TransformerManager
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 COLAB_FREEZE = "jax==0.7.2\njaxlib==0.7.2\nkeras==3.13.2\nlibtpu==0.0.21.1\nnumpy==2.1.3\n"
 

@@ -6,7 +6,7 @@ import re
 import nbformat
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 HEADING = "## Check your understanding"
 # Lessons whose questions are written; the others get theirs in their own branches.

@@ -90,7 +90,7 @@ def test_relative_errors_are_signed():
 
 
 # The GPU figures live in cost_model.PUBLISHED only: lesson 5 and deck 5 print what they use.
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = [ROOT / "notebooks" / "05_by_hand.ipynb", ROOT / "slides" / "05_by_hand.ipynb"]
 # A number with a unit, outside `code` and (links): a figure typed as a fact.
 FIGURE_IN_TEXT = re.compile(r"(?<![\w.(/-])\d[\d,]*(\.\d+)?\s*(ms|us|µs|s|GB/s|GB|MB|%|M|x|"

@@ -12,7 +12,7 @@ import pytest
 
 from tfdist_instructor import noise
 
-LESSONS = sorted(pathlib.Path(__file__).parent.parent.glob("notebooks/[0-9][0-9]_*.ipynb"))
+LESSONS = sorted(pathlib.Path(__file__).resolve().parents[2].glob("notebooks/[0-9][0-9]_*.ipynb"))
 
 
 def _noise_in(lesson, pattern):

@@ -5,7 +5,7 @@ import re
 import nbformat
 import pytest
 
-LESSONS = sorted(pathlib.Path(__file__).parent.parent.glob("notebooks/*.ipynb"))
+LESSONS = sorted(pathlib.Path(__file__).resolve().parents[2].glob("notebooks/*.ipynb"))
 NBVAL_MARKER = re.compile(r"#\s*NBVAL_[A-Z_]+")
 NBVAL_TAGS = {"nbval-check-output", "nbval-ignore-output", "nbval-skip", "nbval-raises-exception"}
 

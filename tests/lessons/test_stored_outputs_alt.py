@@ -10,7 +10,7 @@ import nbformat
 import pytest
 from nbconvert import HTMLExporter
 
-LESSONS = sorted(pathlib.Path(__file__).parent.parent.glob("notebooks/[0-9][0-9]_*.ipynb"))
+LESSONS = sorted(pathlib.Path(__file__).resolve().parents[2].glob("notebooks/[0-9][0-9]_*.ipynb"))
 PLACEHOLDER = "No description has been provided for this image"
 
 
