@@ -55,3 +55,11 @@ def test_the_batch_explorer_scales_the_rate_linearly_with_the_global_batch(lesso
         assert large == factor * small and abs(rate - 0.01 * factor) < 1e-12, match.group(0)
     run.says("16f1eda8", "the last line adds the square-root rule for Adam, from Adam's usual rate 0.001")
     assert "0.001 at batch 64 -> 0.002 at batch 256 (x2)" in run.text("38d0eed4")
+
+
+def test_the_four_strategies_said_to_run_anywhere_are_the_four_the_next_cell_builds(lesson):
+    run = lesson("00_start_here")
+    run.says("08c67468", "Four of them run on any machine, and the next cell builds them: the "
+             "default strategy, `OneDeviceStrategy`, `MirroredStrategy` and `CentralStorageStrategy`.")
+    built = [line.split(":")[0] for line in run.text("4a8ca600").splitlines() if line.strip()]
+    assert built == ["default strategy", "OneDeviceStrategy", "MirroredStrategy", "CentralStorageStrategy"]

@@ -185,3 +185,26 @@ def test_a_second_strategy_trains_with_ops_that_use_no_collective_keys_and_the_c
     run.says("b426f042", "avoids it by passing cross-device ops that use no collective keys")
     ops = re.search(r"cross_device_ops = (\w+)", run.text("91611757"))[1]
     assert ops != "CollectiveAllReduce", ops
+
+
+def test_the_training_loss_falls_by_less_from_each_epoch_to_the_next(lesson):
+    run = lesson("02_mirrored_fit")
+    run.says("60d562fd", "The schedule halves the rate every epoch, and the training loss falls by less "
+             "from each epoch to the next.")
+    losses = [float(x) for x in re.findall(r" - loss: ([0-9.]+)", run.text("01a15035"))]
+    drops = [a - b for a, b in zip(losses, losses[1:])]
+    assert len(drops) >= 1 and all(d > 0 for d in drops), losses
+    assert all(later < earlier for earlier, later in zip(drops, drops[1:])), drops
+
+
+def test_the_epoch_table_shows_what_the_reading_of_epoch_times_needs(lesson):
+    run = lesson("02_mirrored_fit")
+    run.says("bafc6e7a", "Epochs of the same work can also differ by up to 2x while other processes "
+             "keep 0.00-0.01 of a core busy")
+    run.says("bafc6e7a", "One epoch is one measurement")
+    rows = re.findall(r"^\s+(\d+)\s+([0-9.]+)\s+([0-9.]+)$", run.text("ff196f57"), re.M)
+    assert len(rows) >= 2, run.text("ff196f57")  # every epoch's seconds beside the others' cores
+    # The reading names a cause inside the process only where the others' load allows it.
+    if all(float(cores) <= 0.01 for _, _, cores in rows):
+        assert "so the time went inside this process" in run.text("ff196f57") or \
+            "no epoch after the first took more than 1.5x" in run.text("ff196f57")
