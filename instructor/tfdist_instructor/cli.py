@@ -36,7 +36,7 @@ def _site(args):
 def _outputs(args):
     from tfdist_instructor import outputs
 
-    written = outputs.store(args.executed)
+    written = outputs.store(args.executed, only=args.only or ())
     for name, size in written.items():
         print(f"{name}: outputs stored, {size / 1024:.0f} KiB")
     print(f"{len(written)} lessons, {sum(written.values()) / 1024:.0f} KiB in all")
@@ -69,6 +69,9 @@ def build_parser():
     outputs = sub.add_parser("outputs", help="store the executed lessons' outputs in notebooks/ "
                              "(after `make test`), so students see results before running")
     outputs.add_argument("--executed", default="build/executed", help="executed notebooks (make test leaves them)")
+    outputs.add_argument("--only", action="append", metavar="LESSON",
+                         help="store this lesson only (e.g. 04_performance; repeatable): a lesson "
+                         "whose code changed, run alone in normal mode")
     outputs.set_defaults(func=_outputs)
     retarget.add_cli(sub)
     term.add_cli(sub)
