@@ -80,3 +80,20 @@ def _otter_assign(master, out):
                           str(out)], capture_output=True, text=True)
     if run.returncode != 0:
         raise RuntimeError(f"otter assign {master.name} failed: {(run.stderr or run.stdout).strip()[-500:]}")
+
+
+def add_cli(subparsers):
+    """Register ``exercises [--check]`` on the ``tfdist-instructor`` command."""
+    parser = subparsers.add_parser("exercises", help="regenerate exercises/ and solutions/ from grading/masters")
+    parser.add_argument("--check", action="store_true", help="only list files that differ; write nothing")
+    parser.set_defaults(func=run)
+    return parser
+
+
+def run(args):
+    changed = regenerate(check=args.check)
+    if args.check and changed:
+        print("these generated files differ from their masters (run `make exercises`):", *changed, sep="\n  ")
+        return 1
+    print(f"{len(changed)} file(s) {'differ' if args.check else 'written'}")
+    return 0

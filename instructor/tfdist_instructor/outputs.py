@@ -198,3 +198,23 @@ def _label(nb, machine, date, data, others=None):
     while kept and not kept[-1].strip():
         kept.pop()
     first.source = "\n".join(kept + ["", line])
+
+
+def add_cli(subparsers):
+    """Register ``outputs [--executed DIR] [--only LESSON ...]``."""
+    parser = subparsers.add_parser("outputs", help="store the executed lessons' outputs in notebooks/ "
+                                   "(after `make test`), so students see results before running")
+    parser.add_argument("--executed", default="build/executed", help="executed notebooks (make test leaves them)")
+    parser.add_argument("--only", action="append", metavar="LESSON",
+                        help="store this lesson only (e.g. 04_performance; repeatable): a lesson "
+                        "whose code changed, run alone in normal mode")
+    parser.set_defaults(func=run)
+    return parser
+
+
+def run(args):
+    written = store(args.executed, only=args.only or ())
+    for name, size in written.items():
+        print(f"{name}: outputs stored, {size / 1024:.0f} KiB")
+    print(f"{len(written)} lessons, {sum(written.values()) / 1024:.0f} KiB in all")
+    return 0

@@ -196,3 +196,19 @@ def _site_tool(name):
     if not path.exists():
         raise SiteError(f"{path} is missing: `make site` installs the site's tools (Jupyter Book 1)")
     return path
+
+
+def add_cli(subparsers):
+    """Register ``site [--executed DIR] [--out DIR] [--slides DIR] [--tour DIR]``."""
+    parser = subparsers.add_parser("site", help="build the course website from executed lessons")
+    parser.add_argument("--executed", default="build/executed", help="executed notebooks (make test leaves them)")
+    parser.add_argument("--out", default="build/site", help="output folder (replaced)")
+    parser.add_argument("--slides", default="build/slides", help="built decks to link (if present)")
+    parser.add_argument("--tour", default="tour-report", help="the tour's report folder (if present)")
+    parser.set_defaults(func=run)
+    return parser
+
+
+def run(args):
+    build(args.executed, args.out, slides=args.slides, tour=args.tour)
+    return 0

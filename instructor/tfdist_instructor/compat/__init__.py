@@ -33,10 +33,10 @@ Importing this package does not import TensorFlow.
   it was measured with.
 """
 
-from tfdist_instructor.compat.matrix import (DEADLINE_S, DEFAULT_DOC, default_parallel, main, run_combination,
-                                             run_matrix, write)
+from tfdist_instructor.compat.matrix import (DEADLINE_S, DEFAULT_DOC, add_cli, default_parallel, main,
+                                             run_combination, run_matrix, write)
 from tfdist_instructor.compat.outcome import FAILS, NO_HARDWARE, PATHS, STRATEGIES, WORKS, WRONG_METRICS, Outcome
 from tfdist_instructor.compat.page import environment, render
 
 __all__ = ["DEADLINE_S", "DEFAULT_DOC", "FAILS", "NO_HARDWARE", "PATHS", "STRATEGIES", "WORKS", "WRONG_METRICS",
-           "Outcome", "default_parallel", "environment", "main", "render", "run_combination", "run_matrix", "write"]
+           "Outcome", "add_cli", "default_parallel", "environment", "main", "render", "run_combination", "run_matrix", "write"]

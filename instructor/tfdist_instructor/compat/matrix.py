@@ -89,3 +89,16 @@ def main(argv=None):
     else:
         parser.error("nothing to do: pass --write PATH")
     return 0
+
+
+def add_cli(subparsers):
+    """Register ``compat [--write PATH] [--parallel N]`` on the ``tfdist-instructor`` command."""
+    parser = subparsers.add_parser("compat", help="measure every strategy x training path and write the table")
+    parser.add_argument("--write", default="docs/compatibility.md", metavar="PATH")
+    parser.add_argument("--parallel", type=int, default=None, help="combinations run at once")
+    parser.set_defaults(func=run)
+    return parser
+
+
+def run(args):
+    return main(["--write", args.write] + (["--parallel", str(args.parallel)] if args.parallel else []))
