@@ -13,9 +13,10 @@ import tempfile
 from pathlib import Path
 
 from tfdist_instructor.grading import sandbox, scores, seeds
-from tfdist_instructor.grading.folder import grade_folder, submissions
+from tfdist_instructor.grading.folder import grade_folder, not_graded_summary, submissions
 from tfdist_instructor.grading.options import DEFAULT_TIMEOUT_S, GradeOptions
 
+NOT_ALL_GRADED = 3  # the exit code of a run that left submissions "not graded" (the grader failed on them)
 DOCKER_HINT = ("grade in otter's Docker mode instead (exercises/README.md shows the commands), "
                "or pass --trust-submissions to run them unsandboxed as your user")
 
@@ -64,10 +65,13 @@ def run(args):
         return grade_class(chosen)
     results = grade_folder(args.submissions, args.out, options, seeds=chosen)
     written = Path(args.out) / "written.md"
-    print(f"\n{len(results)} submissions graded; scores in {Path(args.out) / 'scores.csv'} (rows of others kept; "
-          f"replaced rows in {scores.HISTORY}), feedback in {Path(args.out) / 'feedback'}"
+    failed = not_graded_summary(results, f"tfdist-instructor grade {args.submissions} --out {args.out} --replay-seeds")
+    print(f"\n{sum(r.graded for r in results)} submissions graded; scores in {Path(args.out) / 'scores.csv'} "
+          f"(rows of others kept; replaced rows in {scores.HISTORY}), feedback in {Path(args.out) / 'feedback'}"
           + (f", written answers in {written}" if written.exists() else ""))
-    return 0
+    for line in failed:
+        print(line, flush=True)
+    return NOT_ALL_GRADED if failed else 0
 
 
 def refuse_a_term_report(args):

@@ -44,13 +44,25 @@ def grade_folder(submissions_dir, out_dir, options=GradeOptions(), students=None
             write_report([result], out_dir)  # its row, merged: the rest of the report stays
             done = [r for r in results if r is not None]
             per = (time.monotonic() - started) / len(done)
-            print(f"[{len(done)}/{len(files)}] {result.student}: {result.score:g}/{result.possible:g} "
+            score = f"{result.score:g}/{result.possible:g}" if result.graded else "NOT GRADED"
+            again = f"; graded on a second run, the first broke: {result.retried}" if result.retried else ""
+            print(f"[{len(done)}/{len(files)}] {result.student}: {score} "
                   f"({result.status}, {result.seconds:.0f} s; {per:.0f} s per submission so far) "
-                  f"{result.reason}", flush=True)
+                  f"{result.reason}{again}", flush=True)
 
     with ThreadPoolExecutor(max_workers=options.jobs) as pool:
         list(pool.map(grade, range(len(files))))
     return results
+
+
+def not_graded_summary(results, again):
+    """Lines naming every submission the grader failed on (none when all were graded), for the end
+    of a run; ``again`` is the command that grades them again."""
+    failed = [r for r in results if not r.graded]
+    if not failed:
+        return []
+    return [f"{len(failed)} submission(s) NOT GRADED: the grader failed, not the notebook (no score was written, "
+            "not even a 0):", *[f"  {r.student}: {r.reason}" for r in failed], f"grade them again: {again}"]
 
 
 def submissions(folder):

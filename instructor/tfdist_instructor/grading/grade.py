@@ -5,12 +5,14 @@ import json
 import time
 from pathlib import Path
 
-from tfdist_instructor.grading import (catalog, cells, codec, hints, job, launch, notebook, ownwork, phases, seeds,
-                                      structure, verdict)
+from tfdist_instructor.grading import (catalog, cells, codec, hints, job, launch, notebook, ownwork, phases, sandbox,
+                                      seeds, structure, verdict)
 from tfdist_instructor.grading.options import GradeOptions
-from tfdist_instructor.grading.result import GradeResult
+from tfdist_instructor.grading.result import NOT_GRADED, GradeResult
 from tfdist_instructor.grading.text import short
 
+TRIES = 2  # runs of one submission when the grader's side fails (grader_failure) before it is "not graded"
+RETRY_WAIT_S = 5  # between them: a machine short of processes or memory for a moment has them again
 # The same environment sandboxed or trusted: fast mode and the synthetic data, offline.
 RUN_ENV = {"TFDIST_EDU_FAST": "1", "TFDIST_EDU_DATA": "synthetic", "TF_CPP_MIN_LOG_LEVEL": "2",
            "PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1", "PATH": "/usr/bin:/bin"}
@@ -47,6 +49,30 @@ def grade_submission(path, options=GradeOptions(), exercise=None, student=None, 
     return result
 
 
+def grader_failure(outcome):
+    """Why the run broke for a reason outside the student's code, or None when it did not.
+
+    A run that broke before the first of the student's cells started (the sandbox, the runner or
+    the kernel could not start: out of processes, memory or time on this machine) ran no student
+    code, so its 0 would be the grader's, not the student's. Once a student's cell has started,
+    what happens is the notebook's result, as it always was (a fork bomb's own kernel included).
+    """
+    if outcome.killed:
+        return None
+    started = any("[grader] running cell" in line for line in outcome.log)
+    try:
+        report = json.loads(outcome.result)
+        clock = report.get("clock") or {}
+        started = started or any(isinstance(c, dict) and not c.get("probe") for c in clock.get("cells") or [])
+        error = report.get("error")
+    except (ValueError, TypeError, AttributeError):
+        return None if started else (f"the sandbox ended before the notebook started (exit {outcome.returncode}): "
+                                     f"{short(' '.join(outcome.log[-5:])) or 'it said nothing'}")
+    if error and not started:
+        return f"the notebook's kernel could not start: {short(error)}"
+    return None
+
+
 def _expect(result, exercise):
     result.exercise = exercise
     result.possible_by_question = catalog.questions(exercise)
@@ -62,9 +88,25 @@ def _run_and_judge(nb, result, options):
                     output_limit=cells.OUTPUT_LIMIT_BYTES, clock=options.profile,
                     probes={q.name: job.Probe(source=q.probe_source, inputs=inputs[q.name], helpers=q.helpers)
                             for q in asked})
-    spawned = time.time()
-    outcome = launch.run(json.dumps(sent).encode(), RUN_ENV, options)
-    returned = time.time()
+    for attempt in range(1, TRIES + 1):  # a run the grader's side broke is run again, then not graded
+        spawned = time.time()
+        try:
+            outcome = launch.run(json.dumps(sent).encode(), RUN_ENV, options)
+        except sandbox.NoSlot as error:
+            outcome, failure = None, f"no sandbox could be had: {short(error)}"
+        else:
+            failure = grader_failure(outcome)
+        returned = time.time()
+        if failure is None:
+            break
+        if attempt < TRIES:
+            result.retried = failure
+            time.sleep(RETRY_WAIT_S)
+    else:
+        result.status = NOT_GRADED
+        result.problems.insert(0, f"{failure} (tried {TRIES} times; a failure of the grader, not of the notebook: "
+                                  "grade it again)")
+        return
     if outcome.killed:
         result.status = "timed out"
         running = [ln.split("[grader] running ", 1)[1] for ln in outcome.log if "[grader] running " in ln]

@@ -34,16 +34,18 @@ def feedback(result, total=None):
     """The Markdown feedback for one student: score, problems, and every test's outcome; ``total``
     (lines from the term's totals: hand-graded points, the late penalty, the total) under the score."""
     score = "Automatic score" if total else "Score"
+    shown = f"**{result.score:g} / {result.possible:g}** ({result.status})" if result.graded else \
+        "**not graded** (the grader failed, not your notebook: it will be graded again)"
     lines = [f"# Feedback: {result.student}", "",
              f"- Exercise: {result.exercise or 'unknown'}",
-             f"- {score}: **{result.score:g} / {result.possible:g}** ({result.status})",
+             f"- {score}: {shown}",
              *[f"- {line}" for line in total or ()],
              f"- File: `{result.file}`",
              f"- Inputs: drawn from seed {result.seed} (grading again with this seed replays them)", ""]
     if result.problems:
         lines += ["## What the grader found", "", "(Cells are counted from the top, Markdown cells included.)", ""]
         lines += [f"- {p}" for p in result.problems] + [""]
-    for question, (score, possible) in result.questions.items():
+    for question, (score, possible) in result.questions.items() if result.graded else ():
         lines += [f"## {question}: {score:g} / {possible:g}", ""]
         cases = [t for t in result.tests if t["question"] == question]
         lines += [_case_line(t) for t in cases] or ["- not graded: your notebook did not run this far"]

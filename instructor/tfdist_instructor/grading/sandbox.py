@@ -173,8 +173,9 @@ def _identity(uid):
     """(bwrap options, command prefix, processes the uid already runs) for an unprivileged uid.
 
     As root: ``uid``, the uid of this sandbox's slot, unique on the machine while it runs, so
-    the process limit counts only this sandbox (root itself is exempt from RLIMIT_NPROC). Otherwise: uid 65534 in a user namespace, which is still the
-    instructor's uid outside, so the limit is raised by the threads the instructor runs now.
+    the process limit counts only this sandbox (root itself is exempt from RLIMIT_NPROC).
+    Otherwise: uid 65534 in a user namespace, which is still the instructor's uid outside, so
+    the limit is raised by the threads the instructor runs now.
     """
     if os.geteuid() != 0:
         import psutil

@@ -1,5 +1,8 @@
 """The class's ``scores.csv``: one row per student, merged on a regrade, replaced atomically.
 
+A submission the grader failed on ("not graded", see ``grade.grader_failure``) has its row with
+the reason and a blank score, never a 0.
+
 Grading a few submissions into a report folder that already holds the class replaces only
 their rows; every other row is kept as it was. A row that a later grading replaces is
 appended to ``scores-history.csv`` first, with the time it was replaced, so a disputed grade
@@ -30,6 +33,8 @@ def row(result):
              "seed": "" if result.seed is None else str(result.seed), "seconds": f"{result.seconds:.1f}",
              "file": result.file, "graded_at": result.graded_at}
     cells.update({q: f"{s:g}" for q, (s, _) in result.questions.items()})
+    if not result.graded:  # the grader failed: no score, not a 0 (the reason says why)
+        cells.update({"score": "", "percent": "", **{q: "" for q in result.questions}})
     return cells
 
 

@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 from tfdist_instructor.grading import GradeOptions, GradeResult, grade_submission, write_report
+from tfdist_instructor.grading.result import NOT_GRADED
 
 DIED = {"FAILED", "NODE_FAIL", "OUT_OF_MEMORY", "TIMEOUT", "BOOT_FAIL", "PREEMPTED"}
 FINAL = DIED | {"COMPLETED", "CANCELLED", "DEADLINE"}
@@ -97,7 +98,7 @@ def merge(work, entries, exercise):
             results.append(GradeResult(**json.loads(path.read_text())))
         else:
             results.append(GradeResult(student=entry["student"], file=Path(entry["file"]).name, exercise=exercise,
-                                       status="failed", problems=["its Slurm task never finished grading it"]))
+                                       status=NOT_GRADED, problems=["its Slurm task never finished grading it"]))
     return results
 
 
