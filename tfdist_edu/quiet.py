@@ -63,16 +63,52 @@ def in_a_notebook():
     hide_tensorflow_info()
 
 
+# An absl log line from TensorFlow's C++ runtime: its level (I, W, E or F) and its source file.
+ABSL_LINE = re.compile(r"^([IWEF])\d{4} [\d:.]+\s+\d+ (\S+?):\d+\] ")
+
+# Lines TensorFlow's C++ runtime and gRPC write by themselves that tell a student nothing: absl
+# INFO and WARNING lines (TF_CPP_MIN_LOG_LEVEL does not reach those written before absl is
+# initialised), the CPU-feature banner, CUDA probing on machines without a GPU, and the errors a
+# worker logs when a peer goes away (a collective aborted, a connection reset), with the gRPC
+# detail lines that follow them. A worker that fails is reported with its full log, these
+# included (Supervisor._failure); an error such as "Could not start gRPC server" stays visible.
+_NOISE = re.compile(
+    r"All log messages before absl::InitializeLog|To enable the following instructions:|"
+    r"rebuild TensorFlow with the appropriate compiler flags|oneDNN custom operations|"
+    r"Unable to register cu(DNN|FFT|BLAS) factory|TF-TRT Warning|"
+    r"computation placer already registered|"
+    r"^Additional GRPC error information from remote target|"
+    r"^:?[A-Z_]*:?Error received from peer|"
+    # The continuation lines TensorFlow adds under a collective's error when a peer went away.
+    r"^The error could be from a previous operation\. Restart your program to reset\.$|"
+    r"^\s*\[\[\{\{node [^}]*\}\}\]\]|^/job:\w+/replica:\d+/task:\d+$|"
+    r"^The tasks have crashed\. Check the task logs"
+)
+_PEER_GONE = re.compile(
+    r"Connection reset by peer|Socket closed|failed to connect to all addresses|"
+    r"Aborting RingReduce|StartAbort|Cancelling all pending|Local rendezvous is aborting"
+)
+
+
+def is_log_noise(line):
+    """True for TensorFlow log lines that tell a student nothing: hidden from a worker's streamed output
+    (``supervisor``; they stay in its full log) and from what the device probe writes back."""
+    match = ABSL_LINE.match(line)
+    if match:
+        level, source = match.groups()
+        return (level in "IW" or source.startswith(("cuda", "cudart")) or bool(_NOISE.search(line))
+                or (level == "E" and bool(_PEER_GONE.search(line))))
+    return bool(_NOISE.search(line))
+
+
 _NO_DRIVER = re.compile(r"failed call to cuInit: .*\(303\)")
 _probed = False
 
 
 def _is_startup_noise(line):
-    from tfdist_edu.supervisor import _ABSL_LINE, is_log_noise
-
     if _NO_DRIVER.search(line):
         return True
-    match = _ABSL_LINE.match(line)
+    match = ABSL_LINE.match(line)
     return match.group(1) in "IW" if match else is_log_noise(line)
 
 

@@ -19,6 +19,8 @@ import sys
 import threading
 import time
 
+from tfdist_edu.quiet import is_log_noise  # the stream filter
+
 
 class ClusterError(RuntimeError):
     """A local cluster run that went wrong; ``.run`` holds what was recorded until then."""
@@ -39,41 +41,6 @@ class ClusterTimeout(ClusterError):
 class PortInUseError(ClusterError):
     """A port the cluster needs is held by another process."""
 
-
-
-# Lines TensorFlow's C++ runtime and gRPC write by themselves that tell a student nothing: absl
-# INFO and WARNING lines (TF_CPP_MIN_LOG_LEVEL does not reach those written before absl is
-# initialised), the CPU-feature banner, CUDA probing on machines without a GPU, and the errors a
-# worker logs when a peer goes away (a collective aborted, a connection reset), with the gRPC
-# detail lines that follow them. A worker that fails is reported with its full log, these
-# included (Supervisor._failure); an error such as "Could not start gRPC server" stays visible.
-_ABSL_LINE = re.compile(r"^([IWEF])\d{4} [\d:.]+\s+\d+ (\S+?):\d+\] ")
-_NOISE = re.compile(
-    r"All log messages before absl::InitializeLog|To enable the following instructions:|"
-    r"rebuild TensorFlow with the appropriate compiler flags|oneDNN custom operations|"
-    r"Unable to register cu(DNN|FFT|BLAS) factory|TF-TRT Warning|"
-    r"computation placer already registered|"
-    r"^Additional GRPC error information from remote target|"
-    r"^:?[A-Z_]*:?Error received from peer|"
-    # The continuation lines TensorFlow adds under a collective's error when a peer went away.
-    r"^The error could be from a previous operation\. Restart your program to reset\.$|"
-    r"^\s*\[\[\{\{node [^}]*\}\}\]\]|^/job:\w+/replica:\d+/task:\d+$|"
-    r"^The tasks have crashed\. Check the task logs"
-)
-_PEER_GONE = re.compile(
-    r"Connection reset by peer|Socket closed|failed to connect to all addresses|"
-    r"Aborting RingReduce|StartAbort|Cancelling all pending|Local rendezvous is aborting"
-)
-
-
-def is_log_noise(line):
-    """True for TensorFlow log lines hidden from the streamed output (they stay in the full log)."""
-    match = _ABSL_LINE.match(line)
-    if match:
-        level, source = match.groups()
-        return (level in "IW" or source.startswith(("cuda", "cudart")) or bool(_NOISE.search(line))
-                or (level == "E" and bool(_PEER_GONE.search(line))))
-    return bool(_NOISE.search(line))
 
 
 def _death_signal_setter():

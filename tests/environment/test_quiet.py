@@ -33,3 +33,17 @@ def test_in_a_notebook_a_mirrored_strategy_prints_no_info_lines():
     nbclient.NotebookClient(nb, timeout=300, kernel_name="python3").execute()
     text = "".join(out.get("text", "") for out in nb.cells[0].outputs)
     assert "INFO:tensorflow" not in text and "1.0" in text and "still shown" in text, text
+
+
+def test_the_log_line_patterns_have_one_home_that_the_supervisor_imports():
+    import ast
+    import inspect
+
+    from tfdist_edu import supervisor
+
+    assert supervisor.is_log_noise is quiet.is_log_noise
+    line = "I0000 00:00:1700000000.000000   123 cuda_executor.cc:1] found no device"
+    assert quiet.ABSL_LINE.match(line).groups() == ("I", "cuda_executor.cc") and quiet.is_log_noise(line)
+    private = [alias.name for module in (quiet, supervisor) for node in ast.walk(ast.parse(inspect.getsource(module)))
+               if isinstance(node, ast.ImportFrom) for alias in node.names if alias.name.startswith("_")]
+    assert private == [], "no private name imported from another module"
