@@ -81,12 +81,12 @@ test-fast: $(VENV)/.test-installed
 instructor: $(VENV)/.instructor-installed
 
 # With ROSTER=roster.csv: downloads of Canvas, Moodle, Gradescope or Colab matched to students,
-# totals.csv by the exercise's policy (grading/policy/) and HAND=hand.csv; SLURM=1: a job array.
-# ONLY="s1004 s1007", REPLAY_SEEDS=1 or SEED=N, TIMEOUT=S, JOBS=N, EXERCISE=NN_name pass the
-# grader's --only, --replay-seeds, --seed, --timeout, --jobs and --exercise.
+# totals.csv by the exercise's policy (grading/policy/, or POLICY_DIR=folder) and HAND=hand.csv;
+# SLURM=1: a job array. ONLY="s1004 s1007", REPLAY_SEEDS=1 or SEED=N, TIMEOUT=S, JOBS=N,
+# EXERCISE=NN_name pass the grader's --only, --replay-seeds, --seed, --timeout, --jobs and --exercise.
 grade: $(VENV)/.instructor-installed
 	$(BIN)/tfdist-instructor grade $(SUBMISSIONS) --out $(GRADES) $(if $(ROSTER),--roster "$(ROSTER)") \
-		$(if $(HAND),--hand "$(HAND)") $(if $(SLURM),--slurm) $(if $(ONLY),--only $(ONLY)) \
+		$(if $(POLICY_DIR),--policy-dir "$(POLICY_DIR)") $(if $(HAND),--hand "$(HAND)") $(if $(SLURM),--slurm) $(if $(ONLY),--only $(ONLY)) \
 		$(if $(REPLAY_SEEDS),--replay-seeds) $(if $(SEED),--seed $(SEED)) $(if $(TIMEOUT),--timeout $(TIMEOUT)) \
 		$(if $(JOBS),--jobs $(JOBS)) $(if $(EXERCISE),--exercise $(EXERCISE))
 

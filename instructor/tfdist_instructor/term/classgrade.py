@@ -3,14 +3,15 @@
 Submissions are matched to the roster (``intake``) and graded under the students' ids, each
 with a seed of its own (new, or replayed: ``--seed``/``--replay-seeds`` as for any grade; the
 grader records it in ``scores.csv``), on this machine or as a Slurm job array (``slurm``); then
-the exercise's policy and the hand-graded points make ``totals.csv``.
+the exercise's policy and the hand-graded points make ``totals.csv``. The report records the
+policy and each file's submission time (``record``), so that a regrade judges as this grading did.
 """
 
 from pathlib import Path
 
 from tfdist_instructor.grading import GradeOptions, grade_folder, notebook, report, seeds as seeding
-from tfdist_instructor.term import intake as intake_, totals
-from tfdist_instructor.term.policy import Policy
+from tfdist_instructor.term import intake as intake_, record, totals
+from tfdist_instructor.term.policy import POLICY_DIR, Policy, check_folder
 
 
 def grade_class(submissions, out, roster, options=GradeOptions(), seeds=None, hand=None, policy_dir=None,
@@ -31,8 +32,12 @@ def grade_class(submissions, out, roster, options=GradeOptions(), seeds=None, ha
         taken.keep_only(set(only))
     exercise = options.exercise or (_exercise(taken) if taken.matched else None)
     old = _class_report(out, exercise)
+    folder = Path(policy_dir) if policy_dir else POLICY_DIR
+    check_folder(folder, policy_dir)
     if exercise is not None:  # every check of the policy and the hand-graded points before any grading
-        policy = Policy.for_exercise(exercise, **({"folder": policy_dir} if policy_dir else {}))
+        policy, said = record.choose_policy(out, exercise, Policy.for_exercise(exercise, folder), policy_dir)
+        for line in said:
+            print(line, flush=True)
         hand_points = totals.read_hand(hand, roster, exercise) if hand else {}
         strangers = [sid for sid, _ in policy.extensions if sid not in roster.by_id]
         if strangers:
@@ -42,6 +47,8 @@ def grade_class(submissions, out, roster, options=GradeOptions(), seeds=None, ha
     if not taken.matched:
         listed = Path(out) / intake_.UNMATCHED_FILE
         raise ValueError(f"no submission in {submissions} matches the roster (see {listed})")
+    for line in record.settle_times(taken, out):  # each file judged by the time recorded for its content
+        print(f"note: {line}", flush=True)
     chosen = {sid: _seed(seeds, sid) for sid in taken.matched}  # explicit: a Slurm task draws the same inputs
     if slurm is not None:
         results = slurm.grade(taken.files, chosen, out, exercise, options)
@@ -51,6 +58,7 @@ def grade_class(submissions, out, roster, options=GradeOptions(), seeds=None, ha
     if old is not None:  # the class's report: only this run's students change
         rows = totals.merged(old, rows, set(taken.matched) | taken.held)
     totals.write_totals(rows, out)
+    record.record_policy(out, policy, folder)
     _tell(results, rows, out)
     return results, taken, rows
 
@@ -76,8 +84,12 @@ def _tell(results, rows, out):
         if row is None:
             continue
         how = totals.summary(row)
+        if not row["total"]:  # not graded: the feedback says so, with no total
+            (Path(out) / "feedback" / f"{result.student}.md").write_text(report.feedback(result, total=totals.when(row)))
+            print(f"{result.student}: NO TOTAL ({how})", flush=True)
+            continue
         (Path(out) / "feedback" / f"{result.student}.md").write_text(report.feedback(result, total=[
-            f"Total: **{row['total']} / {row['possible']}** ({how})"]))
+            f"Total: **{row['total']} / {row['possible']}** ({how})", *totals.when(row)]))
         print(f"{result.student}: total {row['total']} / {row['possible']} ({how})", flush=True)
 
 

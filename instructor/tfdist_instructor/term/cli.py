@@ -32,13 +32,17 @@ def class_grade(args, options):
         if given:
             raise ValueError(f"{', '.join(given)} need(s) --roster")
         return None
+    from tfdist_instructor.term.policy import POLICY_DIR, check_folder
     from tfdist_instructor.term.roster import Roster
 
+    check_folder(args.policy_dir or POLICY_DIR, args.policy_dir)  # a mistyped folder or file: one line, no work
     roster = Roster.load(args.roster)
     return lambda seeds: _grade(args, roster, options, seeds)
 
 
 def _grade(args, roster, options, seeds):
+    from tfdist_instructor.grading.cli import NOT_ALL_GRADED
+    from tfdist_instructor.grading.folder import not_graded_summary
     from tfdist_instructor.term import classgrade, slurm
 
     runner = slurm.SlurmGrader(tasks=args.slurm_tasks, options=[o for s in args.slurm_option for o in shlex.split(s)]) \
@@ -46,9 +50,16 @@ def _grade(args, roster, options, seeds):
     results, taken, rows = classgrade.grade_class(Path(args.submissions), Path(args.out), roster, options,
                                                   seeds=seeds, hand=args.hand, policy_dir=args.policy_dir,
                                                   slurm=runner)
-    print(f"\n{len(results)} submissions graded, {len(taken.unmatched)} not graded (unmatched.csv); totals of "
-          f"{len(rows)} students in {Path(args.out) / 'totals.csv'}")
-    return 0
+    failed = [r.student for r in results if not r.graded]
+    again = " ".join([f"tfdist-instructor grade {args.submissions} --out {args.out} --roster {args.roster}",
+                      *([f"--policy-dir {args.policy_dir}"] if args.policy_dir else []),
+                      *([f"--hand {args.hand}"] if args.hand else []), f"--only {' '.join(failed)} --replay-seeds"])
+    print(f"\n{len(results) - len(failed)} submissions graded, {len(taken.unmatched)} file(s) of this run held back "
+          f"(see unmatched.csv); totals of {len(rows)} students in {Path(args.out) / 'totals.csv'}")
+    lines = not_graded_summary(results, again)
+    for line in lines:
+        print(line, flush=True)
+    return NOT_ALL_GRADED if lines else 0
 
 
 def add_gradebook(subparsers):
@@ -87,6 +98,8 @@ def run_gradebook(args):
         ids[exercise] = number.strip()
     if args.format == "canvas":
         path = gradebooks.canvas(by_exercise, roster, args.out, ids, zeros=args.zeros_for_missing)
+        for line in gradebooks.canvas_without_id(roster):
+            print(line, flush=True)
     else:
         path = gradebooks.moodle(by_exercise, roster, args.out, zeros=args.zeros_for_missing)
     print(f"{args.format} gradebook of {len(roster.students)} students, {len(by_exercise)} exercise(s): {path}")

@@ -46,6 +46,19 @@ def canvas(rows_by_exercise, roster, path, assignment_ids=None, zeros=False):
     return Path(path)
 
 
+def canvas_without_id(roster):
+    """Lines naming the roster students with neither a Canvas ID nor a SIS User ID (none when all
+    have one): Canvas can then match their row by the name alone, and skips a row it cannot match."""
+    missing = [s for s in roster.students if not s.on("canvas") and not s.column("sis_user_id")]
+    if not missing:
+        return []
+    return [f"WARNING: {len(missing)} of {len(roster.students)} student(s) have no Canvas ID in the roster; their rows "
+            "carry the name only, and Canvas skips a row whose name it cannot match (a nickname, an accent): "
+            + ", ".join(f"{s.id} ({s.name})" for s in missing),
+            "  fix: fill the roster's canvas_id column from Canvas (Grades > Export: the ID column) and write the "
+            "gradebook again"]
+
+
 def moodle(rows_by_exercise, roster, path, zeros=False):
     """Write the Moodle import CSV for ``{exercise: totals rows}``."""
     table = _scores(rows_by_exercise, zeros)

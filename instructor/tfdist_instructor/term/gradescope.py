@@ -42,6 +42,22 @@ exec "${{AUTOGRADER_PYTHON:-/autograder/venv/bin/python}}" -m tfdist_instructor.
 """
 REQUIREMENTS = ["tensorflow>=2.19", "keras>=3.10", "numpy", "matplotlib>=3.7", "portpicker", "ipykernel", "nbformat",
                 "nbclient", "psutil", "pyyaml", "otter-grader>=7,<8"]
+PINNED = ("tensorflow", "keras", "numpy")  # pinned to the versions installed where the zip is built
+
+
+def requirements():
+    """REQUIREMENTS with TensorFlow, Keras and NumPy pinned to the versions this machine grades with,
+    so that Gradescope grades on the same ones (a range would install whatever is newest)."""
+    from importlib import metadata
+
+    pinned = []
+    for line in REQUIREMENTS:
+        name = line.split(">")[0].split("=")[0].split("<")[0]
+        try:
+            pinned.append(f"{name}=={metadata.version(name)}" if name in PINNED else line)
+        except metadata.PackageNotFoundError:
+            pinned.append(line)
+    return pinned
 SKIP = ("__pycache__", ".ipynb_checkpoints")
 
 
@@ -57,7 +73,7 @@ def build(exercise, out, timeout_s=600, root=REPO_ROOT):
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
         _add(z, "setup.sh", SETUP)
         _add(z, "run_autograder", RUN.format(exercise=exercise, timeout=timeout_s))
-        _add(z, "requirements.txt", "\n".join(REQUIREMENTS) + "\n", executable=False)
+        _add(z, "requirements.txt", "\n".join(requirements()) + "\n", executable=False)
         for path in sources:
             z.write(path, str(path.relative_to(root)))
     return out
@@ -108,7 +124,9 @@ def _case_line(t):
 
 
 def run(root, exercise, timeout_s):
-    """Grade the one notebook in ``root``/submission; write ``root``/results/results.json."""
+    """Grade the one notebook in ``root``/submission; write ``root``/results/results.json. A
+    submission the grader failed on ("not graded") gets no results.json and a non-zero exit, which
+    Gradescope shows as a failed autograder run to rerun, not as a score of 0."""
     from tfdist_instructor.grading import GradeOptions, GradeResult, grade_submission, sandbox
     from tfdist_instructor.term.totals import hand_possible
 
@@ -123,6 +141,8 @@ def run(root, exercise, timeout_s):
     else:
         result = GradeResult(student="submission", file="", exercise=exercise, status="rejected",
                              problems=[f"submit exactly one .ipynb file; found {len(notebooks)}"])
+    if not result.graded:  # the grader failed, twice: Gradescope shows "the autograder failed", never a 0
+        raise SystemExit(f"not graded: {result.reason}; rerun the autograder on this submission")
     (root / "results").mkdir(parents=True, exist_ok=True)
     answer = results(result, time.monotonic() - started, hand_possible(exercise), unsandboxed)
     (root / "results" / "results.json").write_text(json.dumps(answer, indent=2))

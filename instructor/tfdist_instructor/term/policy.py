@@ -22,6 +22,7 @@ with an extension here loses nothing (Canvas may not know the extension); check 
 
 import dataclasses
 import datetime
+import hashlib
 import math
 from pathlib import Path
 
@@ -47,6 +48,11 @@ class Policy:
     late_penalty: float = 0.0
     late_limit_days: int | None = None
     extensions: tuple = ()  # ((student id, days or deadline), ...)
+    # Where it was read from, for the record (not part of the rules: two policies with the same
+    # rules are equal): the file's name ("" without one), the sha256 of its bytes, its text.
+    file: str = dataclasses.field(default="", compare=False)
+    sha256: str = dataclasses.field(default="", compare=False)
+    text: str = dataclasses.field(default="", compare=False, repr=False)
 
     @classmethod
     def for_exercise(cls, exercise, folder=POLICY_DIR):
@@ -55,9 +61,16 @@ class Policy:
         path = Path(folder) / f"{exercise}.toml"
         if not path.is_file():
             return cls(exercise)
+        return cls.from_text(exercise, path.read_bytes(), path)
+
+    @classmethod
+    def from_text(cls, exercise, raw, path):
+        """The policy in ``raw`` (the bytes of a policy file), read and checked as the file ``path``."""
+        path, digest = Path(path), hashlib.sha256(raw).hexdigest()
         try:
-            data = toml.loads(path.read_text(encoding="utf-8"))
-        except toml.TOMLDecodeError as error:
+            text = raw.decode("utf-8")
+            data = toml.loads(text)
+        except (toml.TOMLDecodeError, UnicodeDecodeError) as error:
             raise ValueError(f"{path}: {error}") from None
         unknown = set(data) - KEYS
         if unknown:
@@ -84,7 +97,34 @@ class Policy:
                 raise ValueError(f"{path}: extensions.{student} must be days (a number >= 0) or {DATE_TIME}; "
                                  f"got {value!r}")
         return cls(exercise, deadline, float(penalty), None if limit is None else int(limit),
-                   tuple(sorted((str(k), v) for k, v in extensions.items())))
+                   tuple(sorted((str(k), v) for k, v in extensions.items())), path.name, digest, text)
+
+    @property
+    def label(self):
+        """Which policy this is, for the record: "05_ring_allreduce.toml sha256:1a2b3c4d5e6f" ("none" without a file)."""
+        return f"{self.file} sha256:{self.sha256[:12]}" if self.file else "none (no policy file: nothing is late)"
+
+    def rules(self):
+        """The rules in one line, for the console."""
+        if self.deadline is None:
+            said = "no deadline: nothing is late" + (" (but Canvas's LATE markers count)" if self.late_penalty else "")
+        else:
+            said = f"deadline {self.deadline.isoformat()}"
+        said += f", {self.late_penalty:.0%} of the total per started day late" if self.late_penalty else ""
+        said += f", no points after {self.late_limit_days} days" if self.late_limit_days is not None else ""
+        return said + (f", extensions: {', '.join(f'{s} {self.extension_text(s)}' for s, _ in self.extensions)}"
+                       if self.extensions else "")
+
+    def extension_text(self, student):
+        """``student``'s extension in words ("2 days, until 2026-03-04T23:59:00+00:00"); "" without one."""
+        extension = dict(self.extensions).get(student)
+        if extension is None:
+            return ""
+        if isinstance(extension, datetime.datetime):
+            return f"until {extension.isoformat()}"
+        until = self.deadline_for(student)
+        return f"{extension:g} day{'s' * (extension != 1)}" + (f", until {until.isoformat()}" if until else "")
+
 
     def deadline_for(self, student):
         """``student``'s deadline: the exercise's, moved by their extension."""
@@ -138,3 +178,24 @@ def _number(value):
 
 def _zoned(value):
     return isinstance(value, datetime.datetime) and value.tzinfo is not None
+
+
+def check_folder(folder, given):
+    """Refuse, in one line and before any work, a policy folder that is missing (``given``: named
+    with --policy-dir) or holds a file that is no exercise's policy (a misspelt name would
+    otherwise be ignored, and every student graded as if nothing were late)."""
+    from tfdist_instructor.grading import catalog
+
+    folder = Path(folder)
+    if not folder.is_dir() and not given:
+        return  # no policy folder of the course's own: nothing is late
+    if not folder.is_dir():
+        raise ValueError(f"--policy-dir {given}: no such folder (the late rules would be lost without a word); "
+                         f"give the folder that holds <exercise>.toml")
+    known = catalog.exercises()
+    for path in sorted(folder.iterdir()):
+        if path.name.startswith(".") or path.name.lower().startswith("readme") or not path.is_file():
+            continue
+        if path.suffix != ".toml" or path.stem not in known:
+            raise ValueError(f"{path}: a policy file is named <exercise>.toml and this name matches no exercise "
+                             f"(the exercises: {', '.join(known)}); rename it, or move it out of {folder}")

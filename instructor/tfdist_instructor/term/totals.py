@@ -3,7 +3,10 @@
 An exercise's total is stated once, in its question files: the automatic points are the sum of
 their cases, the hand-graded points the ``HAND_POINTS`` of a question with a written answer
 (exercise 3: 2). Hand-graded points come from a CSV with the columns ``id,exercise,points``.
-``totals.csv`` has one row per roster student, those without a submission included. It belongs
+``totals.csv`` has one row per roster student, those without a submission included: a student
+with no graded submission (none sent, files held back, or the grader failed on it: "not graded")
+has a blank total and the reason in ``status``, never a 0. Each row names the student's extension
+and the policy its total was made with. It belongs
 to the class: grading again into the same report replaces only the rows of the students graded
 (or held back) in that run; every other row stays byte for byte (see :func:`merged`).
 """
@@ -15,7 +18,7 @@ from tfdist_instructor.grading import catalog, scores
 
 TOTALS_FILE = "totals.csv"
 COLUMNS = ["id", "name", "email", "exercise", "auto", "hand", "late_days", "late_penalty", "total", "possible",
-           "status", "platform", "submitted_at", "lateness_from", "file", "lateness_note"]
+           "status", "platform", "submitted_at", "lateness_from", "file", "lateness_note", "extension", "policy"]
 
 
 def hand_possible(exercise):
@@ -58,13 +61,20 @@ def totals(results, intake, roster, policy, hand):
     for student in roster.students:
         result, claim = by_student.get(student.id), intake.matched.get(student.id)
         row = {"id": student.id, "name": student.name, "email": student.email, "exercise": policy.exercise,
-               "possible": f"{possible(policy.exercise):g}"}
+               "possible": f"{possible(policy.exercise):g}", "extension": policy.extension_text(student.id),
+               "policy": policy.label}
         if result is None or claim is None:
             held = [c for c, _ in intake.unmatched if [s.id for s in c.students] == [student.id]]
             status = "not graded: see unmatched.csv" if held else "no submission"
-            rows.append({**row, "auto": "0", "hand": "0", "late_days": "0", "late_penalty": "0", "total": "0",
+            rows.append({**row, "auto": "", "hand": "", "late_days": "", "late_penalty": "", "total": "",
                          "status": status, "platform": "", "submitted_at": "", "lateness_from": "", "file": "",
                          "lateness_note": ""})
+            continue
+        if not result.graded:  # the grader failed on it: no total, not a 0
+            rows.append({**row, "auto": "", "hand": "", "late_days": "", "late_penalty": "", "total": "",
+                         "status": f"not graded: {result.reason}", "platform": claim.platform,
+                         "submitted_at": claim.submitted_at.isoformat() if claim.submitted_at else "",
+                         "lateness_from": claim.time_source, "file": result.file, "lateness_note": ""})
             continue
         judged = policy.lateness(student.id, claim)
         got = result.score + hand.get(student.id, 0.0)
@@ -88,11 +98,24 @@ def merged(old_rows, new_rows, students):
 def summary(row):
     """How a totals row's total was made, for the console and the feedback: "10 automatic, -1 for 1 day
     late (Canvas's LATE marker ...)", with the rule that could not be applied, if any."""
+    if not row["total"]:
+        return row["status"]
     parts = [f"{row['auto']} automatic"] + ([f"{row['hand']} by hand"] if float(row["hand"] or 0) else [])
     late = int(row["late_days"] or 0)
     if float(row["late_penalty"] or 0):
         parts.append(f"-{row['late_penalty']} for {late} day{'s' * (late != 1)} late ({row['lateness_from']})")
     return ", ".join(parts) + (f"; {row['lateness_note']}" if row.get("lateness_note") else "")
+
+
+def when(row):
+    """The feedback's lines on when the submission counts as handed in: its time and where that time
+    came from, and the student's extension."""
+    lines = []
+    if row.get("lateness_from"):
+        lines.append(f"Submitted: {row['submitted_at'] or 'no time given'} (from {row['lateness_from']})")
+    if row.get("extension"):
+        lines.append(f"Extension: {row['extension']}")
+    return lines
 
 
 def write_totals(rows, out_dir):

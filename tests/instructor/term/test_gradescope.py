@@ -100,3 +100,27 @@ def test_a_submission_graded_without_the_sandbox_says_so_first_and_loudly():
     assert answer["output"].startswith("**Warning: this submission was graded WITHOUT the sandbox (no user "
                                        "namespaces (kernel.unprivileged_userns_clone=0)).**")
     assert "WITHOUT the sandbox" not in gradescope.results(result, 3.0)["output"]
+
+
+def test_a_submission_the_grader_failed_on_gets_no_score_and_a_failed_autograder_run(tmp_path, monkeypatch):
+    from tfdist_instructor import grading
+
+    def failed(path, options, **_):
+        return grading.GradeResult(student="submission", file=path.name, exercise=EXERCISE, status="not graded",
+                                   problems=["the notebook's kernel could not start: BlockingIOError: [Errno 11]"])
+
+    monkeypatch.setattr(grading, "grade_submission", failed)
+    (tmp_path / "submission").mkdir()
+    shutil.copy2(REPO_ROOT / "solutions" / EXERCISE / f"{EXERCISE}.ipynb", tmp_path / "submission")
+    with pytest.raises(SystemExit, match="^not graded: the notebook's kernel could not start"):
+        gradescope.run(tmp_path, EXERCISE, 60)
+    assert not (tmp_path / "results" / "results.json").exists()
+
+
+def test_the_autograder_installs_the_tensorflow_keras_and_numpy_the_course_grades_with(package):
+    from importlib import metadata
+
+    with zipfile.ZipFile(package) as z:
+        wanted = z.read("requirements.txt").decode().split()
+    for name in ("tensorflow", "keras", "numpy"):
+        assert f"{name}=={metadata.version(name)}" in wanted, wanted
