@@ -14,7 +14,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "instructor"))
-from tfdist_instructor import term_plan  # noqa: E402
+from tfdist_instructor.outputs import term_plan  # noqa: E402
 
 
 def main(argv=None, root=ROOT):

@@ -1,4 +1,4 @@
-"""scripts/lesson_times.py and tfdist_instructor.term_plan: the term plan is computed from the
+"""scripts/lesson_times.py and tfdist_instructor.outputs.term_plan: the term plan is computed from the
 stored runs, never typed, and the guide's copy of it cannot go stale."""
 
 import importlib.util
@@ -7,7 +7,8 @@ import json
 import nbformat
 import pytest
 
-from tfdist_instructor import REPO_ROOT, term_plan
+from tfdist_instructor import REPO_ROOT
+from tfdist_instructor.outputs import term_plan
 
 GUIDE = REPO_ROOT / "docs" / "instructor-guide.md"
 SPEC = importlib.util.spec_from_file_location("lesson_times", REPO_ROOT / "scripts" / "lesson_times.py")

@@ -3,7 +3,8 @@ builds it whole): the instructor guide is one of them, and repository links stil
 
 import re
 
-from tfdist_instructor import REPO_ROOT, site, term_plan
+from tfdist_instructor import REPO_ROOT, site
+from tfdist_instructor.outputs import term_plan
 
 
 def test_the_instructor_guide_is_a_reference_page_of_the_site_with_its_term_plan(tmp_path):

@@ -5,7 +5,8 @@ import pathlib
 import nbformat
 import pytest
 
-from tfdist_instructor import lesson_time, outputs
+from tfdist_instructor import outputs
+from tfdist_instructor.outputs import lesson_time
 
 LESSONS = sorted(pathlib.Path(__file__).resolve().parents[2].glob("notebooks/[0-9][0-9]_*.ipynb"))
 MAX_PNG_BYTES = 200_000  # base64 characters of one stored figure

@@ -1,6 +1,6 @@
 """No stored lesson output carries log noise, a temporary path or a widget's repr.
 
-One test per lesson and pattern (``tfdist_instructor.noise.NOISE``, the list ``make outputs``
+One test per lesson and pattern (``tfdist_instructor.outputs.noise.NOISE``, the list ``make outputs``
 strips or refuses by), failing with the lesson, the cell and the line. It runs on the outputs
 stored in notebooks/*.ipynb; until they are refreshed from a run made with the fixes it fails,
 and says where.
@@ -10,7 +10,7 @@ import pathlib
 import nbformat
 import pytest
 
-from tfdist_instructor import noise
+from tfdist_instructor.outputs import noise
 
 LESSONS = sorted(pathlib.Path(__file__).resolve().parents[2].glob("notebooks/[0-9][0-9]_*.ipynb"))
 

@@ -57,7 +57,7 @@ def test_every_top_level_module_and_folder_has_a_row(package):
 
 def test_the_map_is_read_as_written():
     assert {"timing", "verdict", "steadiness", "quiet", "scripts", "plots"} <= in_table("tfdist_edu")
-    assert {"grading", "term", "noise", "toml"} <= in_table("instructor/tfdist_instructor")
+    assert {"grading", "term", "outputs", "sample_class", "toml"} <= in_table("instructor/tfdist_instructor")
     assert "hardware" in in_tree("tfdist_edu") and "compat" in in_tree("instructor/tfdist_instructor")
 
 

@@ -1,6 +1,6 @@
 """What the tour prints to a terminal carries none of TensorFlow's, absl's or gRPC's own lines:
 no cuInit error on a machine without a GPU driver, no INFO/WARNING start-up banner, no cache or
-rendezvous warnings (the patterns of tfdist_instructor.noise, which stored lessons are held to)."""
+rendezvous warnings (the patterns of tfdist_instructor.outputs.noise, which stored lessons are held to)."""
 
 import os
 import subprocess
@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from tfdist_instructor import noise
+from tfdist_instructor.outputs import noise
 
 
 @pytest.mark.slow

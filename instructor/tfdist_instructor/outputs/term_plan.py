@@ -14,8 +14,7 @@ from pathlib import Path
 
 import nbformat
 
-from tfdist_instructor import lesson_time
-from tfdist_instructor.outputs import TIMES_FILE
+from tfdist_instructor.outputs import TIMES_FILE, lesson_time
 
 # (title, lessons, decks, exercises): names are file stems in notebooks/, slides/, exercises/.
 SESSIONS = (

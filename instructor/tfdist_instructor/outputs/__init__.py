@@ -8,6 +8,11 @@ gRPC print by themselves into stdout (``noise.NOISE``), and refuses an executed 
 differs from the lesson's, that ran in fast mode, or whose outputs carry noise only the lesson
 can remove (a temporary path, a widget's repr in text). Each lesson records the hash of its code
 cells, and tests/lessons/test_stored_outputs.py fails when a lesson's code changes without a refresh.
+
+What ``make outputs`` needs lives in this package: ``noise`` (what a stored lesson must not show),
+``run_checks`` (a quiet machine and true claims before a run is stored), ``lesson_time`` (each
+lesson's Time line) and ``term_plan`` (the instructor guide's term plan, from the same measured
+times; ``scripts/lesson_times.py`` writes it).
 """
 
 import base64
@@ -20,9 +25,10 @@ from pathlib import Path
 
 import nbformat
 
-from tfdist_instructor import REPO_ROOT, noise, run_checks
-from tfdist_instructor.lesson_time import rewrite_time_line
+from tfdist_instructor import REPO_ROOT
 from tfdist_instructor.machine import describe as describe_machine
+from tfdist_instructor.outputs import noise, run_checks
+from tfdist_instructor.outputs.lesson_time import rewrite_time_line
 
 WIDGET = "application/vnd.jupyter.widget-view+json"
 LABEL_PREFIX = "**Outputs shown**"
