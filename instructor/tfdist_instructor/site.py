@@ -201,10 +201,11 @@ def _site_tool(name):
 def add_cli(subparsers):
     """Register ``site [--executed DIR] [--out DIR] [--slides DIR] [--tour DIR]``."""
     parser = subparsers.add_parser("site", help="build the course website from executed lessons")
-    parser.add_argument("--executed", default="build/executed", help="executed notebooks (make test leaves them)")
-    parser.add_argument("--out", default="build/site", help="output folder (replaced)")
-    parser.add_argument("--slides", default="build/slides", help="built decks to link (if present)")
-    parser.add_argument("--tour", default="tour-report", help="the tour's report folder (if present)")
+    for flag, default, meaning in (("--executed", "build/executed", "executed notebooks (make test leaves them)"),
+                                   ("--out", "build/site", "output folder (replaced)"),
+                                   ("--slides", "build/slides", "built decks to link (if present)"),
+                                   ("--tour", "tour-report", "the tour's report folder (if present)")):
+        parser.add_argument(flag, default=default, help=meaning)
     parser.set_defaults(func=run)
     return parser
 
