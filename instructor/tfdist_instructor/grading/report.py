@@ -12,8 +12,9 @@ def write_report(results, out_dir):
     and ``written/<student>.md``, and ``written.md``: every written answer of the class beside
     its rubric, for the instructor."""
     out_dir = Path(out_dir)
-    for folder in ("feedback", "written"):
-        (out_dir / folder).mkdir(parents=True, exist_ok=True)
+    (out_dir / "feedback").mkdir(parents=True, exist_ok=True)
+    if any(r.written for r in results):  # an exercise without a written answer gets no empty folder
+        (out_dir / "written").mkdir(exist_ok=True)
     scores.merge(out_dir, [scores.row(r) for r in results])
     for r in results:
         (out_dir / "feedback" / f"{r.student}.md").write_text(feedback(r))

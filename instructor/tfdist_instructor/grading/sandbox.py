@@ -10,7 +10,7 @@ files, file size and CPU time set by ``prlimit``.
 
 As root, each sandbox runs as a uid of its own, taken from a *slot* that is unique on the
 machine (as isolate's ``--box-id``): slot ``n`` is uid ``FIRST_UID + n``, held by an exclusive
-``flock`` on ``SLOTS_DIR/slot-<n>.lock`` for as long as the sandbox runs. Two grading runs at
+``flock`` on ``SLOTS_DIR/slot-<n>.lock`` (``/run/tfdist-sandbox``) for as long as the sandbox runs. Two grading runs at
 once, by one instructor or two, therefore never share a uid or its process limit; a slot whose
 uid still runs a process (left by a grader that predates the slots) is passed over. The kernel
 drops the lock when the grader exits, however it exits, so a crashed run leaves no slot taken.
@@ -32,6 +32,7 @@ PACKAGES = "/opt/tfdist"  # where the course and runner packages are mounted
 FIRST_UID = 2_000_000  # as root, slot n runs as uid FIRST_UID + n
 SLOTS = 1000  # sandboxes that can run at once on one machine
 SLOTS_DIR = Path("/run/tfdist-sandbox")  # machine-wide: one lock file per slot (root only)
+SLOTS_FALLBACK = Path("/tmp/tfdist-sandbox-slots")  # where /run cannot be written
 
 
 @dataclasses.dataclass(frozen=True)
@@ -80,11 +81,7 @@ def slot(folder=None):
     if os.geteuid() != 0:
         yield None
         return
-    folder = Path(folder or SLOTS_DIR)
-    try:
-        folder.mkdir(mode=0o755, parents=True, exist_ok=True)
-    except OSError as error:
-        raise NoSlot(f"cannot make the sandbox slot folder {folder}: {error.strerror or error}") from None
+    folder = _slots_folder(folder)
     for number in range(SLOTS):
         handle = _take(folder / f"slot-{number}.lock")
         if handle is None:
@@ -99,6 +96,20 @@ def slot(folder=None):
             os.close(handle)  # closing the only descriptor drops the lock
         return
     raise NoSlot(f"all {SLOTS} sandbox slots of this machine are taken ({folder})")
+
+
+def _slots_folder(folder):
+    """The lock folder: ``folder``, else SLOTS_DIR, else (a machine whose /run cannot be written)
+    SLOTS_FALLBACK; every grader tries them in that order, so all of them use the same one."""
+    tried = [Path(folder)] if folder else [SLOTS_DIR, SLOTS_FALLBACK]
+    for candidate in tried:
+        try:
+            candidate.mkdir(mode=0o755, parents=True, exist_ok=True)
+        except OSError as error:
+            why = error.strerror or str(error)
+            continue
+        return candidate
+    raise NoSlot(f"cannot make the sandbox slot folder {tried[-1]}: {why}")
 
 
 def _take(path):

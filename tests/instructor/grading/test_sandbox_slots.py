@@ -73,6 +73,16 @@ def test_a_slot_whose_uid_still_runs_a_process_is_passed_over(tmp_path):
         stray.wait()
 
 
+@as_root
+def test_where_run_cannot_be_written_every_grader_takes_its_slots_from_the_same_fallback(tmp_path, monkeypatch):
+    (tmp_path / "run").write_text("a file, not a folder: mkdir fails as on a read-only /run")
+    monkeypatch.setattr(sandbox, "SLOTS_DIR", tmp_path / "run" / "tfdist-sandbox")
+    monkeypatch.setattr(sandbox, "SLOTS_FALLBACK", tmp_path / "slots")
+    with sandbox.slot() as first, sandbox.slot() as second:
+        held = {p.name for p in (tmp_path / "slots").iterdir()}
+        assert first != second and {f"slot-{u - sandbox.FIRST_UID}.lock" for u in (first, second)} <= held
+
+
 def test_a_root_sandbox_is_never_built_without_a_slot(monkeypatch):
     monkeypatch.setattr(os, "geteuid", lambda: 0)
     with pytest.raises(ValueError, match="inside sandbox.slot"):
