@@ -21,11 +21,11 @@ from pathlib import Path
 import nbformat
 import psutil
 import pytest
-from downloads import EXERCISE, make_class
 from test_gradescope import check_results, run_autograder
 
 from tfdist_instructor import REPO_ROOT, cli
 from tfdist_instructor.grading import GradeOptions, scores
+from tfdist_instructor.sample_class.downloads import EXERCISE, make_class
 from tfdist_instructor.term import classgrade, gradescope, release, slurm as term_slurm
 from tfdist_instructor.term.roster import Roster
 
