@@ -2,7 +2,7 @@
 (one instructor's two terminals, or two instructors) never share a uid or its process limit.
 
 The slow test grades exercise 5 (NumPy only, seconds a notebook) in two grading processes at
-once: one a notebook that forks about 500 sleepers and waits, the other a correct notebook.
+once: one a notebook that forks about 500 sleepers and waits, the other a roster class.
 """
 
 import csv
@@ -17,9 +17,9 @@ import psutil
 import pytest
 
 from tfdist_instructor.grading import sandbox
+from tfdist_instructor.sample_class.downloads import EXERCISE, make_class
 from tfdist_instructor.sample_class.planting import solution
 
-EXERCISE = "05_ring_allreduce"
 ROOT = os.geteuid() == 0
 as_root = pytest.mark.skipif(not ROOT, reason="slots (uids of their own) are what a root grader uses")
 FORKER = """\
@@ -89,48 +89,65 @@ def test_a_root_sandbox_is_never_built_without_a_slot(monkeypatch):
         sandbox.wrap(["true"], sandbox.Limits(), {})
 
 
-def _grade(folder, out, timeout):
+def _grade(folder, out, timeout, *more):
     return subprocess.Popen([sys.executable, "-m", "tfdist_instructor.cli", "grade", str(folder), "--out", str(out),
-                             "--timeout", str(timeout)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                             "--timeout", str(timeout), *more], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True)
 
 
-def _row(out, student):
-    with open(out / "scores.csv", newline="") as f:
-        return next(r for r in csv.DictReader(f) if r["student"] == student)
+def _csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
 
 
 @pytest.mark.slow
 @as_root
 @pytest.mark.skipif(sandbox.unavailable() is not None, reason=f"no sandbox: {sandbox.unavailable()}")
-def test_a_fork_bomb_graded_in_one_run_costs_a_correct_notebook_graded_at_once_in_another_no_point(tmp_path):
+def test_a_fork_bomb_graded_in_one_run_costs_a_class_graded_at_once_in_another_no_point(tmp_path):
+    """Run A grades a notebook that forks about 500 sleepers (its uid's process limit) and waits;
+    while they live, run B grades a roster class of correct notebooks. B's rows are those of the
+    same class graded alone with the same seed, byte for byte but for when and how long."""
     token = f"{4000 + random.randrange(1000)}.{random.randrange(10**6)}"  # the sleepers' argv: `sleep <token>`
-    bomb, fair = tmp_path / "bomb", tmp_path / "fair"
+    bomb = tmp_path / "bomb"
     bomb.mkdir()
-    fair.mkdir()
     nb = solution(EXERCISE)
     nb.cells.insert(1, nbformat.v4.new_code_cell(FORKER.replace("TOKEN", repr(token))))
     nbformat.write(nb, bomb / "forker.ipynb")
-    nbformat.write(solution(EXERCISE), fair / "correct.ipynb")
+    roster = make_class(tmp_path / "downloads", lambda student: solution(EXERCISE))
+    class_args = ["--roster", str(roster), "--seed", "7", "--jobs", "2"]
+    alone = _grade(tmp_path / "downloads", tmp_path / "alone", 120, *class_args)
+    said_alone = alone.communicate(timeout=600)[0]
+    assert alone.returncode == 0, said_alone
 
     def sleepers():
         return [p for p in psutil.process_iter(["cmdline", "uids"]) if (p.info["cmdline"] or [])[-1:] == [token]]
 
-    run_a = _grade(bomb, tmp_path / "report-a", 30)  # its sleepers end with its sandbox, at the time limit
+    run_a = _grade(bomb, tmp_path / "report-a", 400)
     try:
         deadline = time.monotonic() + 120
         while len(sleepers()) < 400:  # the fork bomb has spent its uid's processes
             assert run_a.poll() is None and time.monotonic() < deadline, run_a.stdout.read()
             time.sleep(0.2)
-        run_b = _grade(fair, tmp_path / "report-b", 120)
-        said_b = run_b.communicate(timeout=300)[0]
+        run_b = _grade(tmp_path / "downloads", tmp_path / "beside", 120, *class_args)
+        said_b = run_b.communicate(timeout=600)[0]
         alive = sleepers()
         assert len(alive) >= 400, "run A's sleepers ended before run B finished: the runs did not overlap"
-        said_a = run_a.communicate(timeout=300)[0]
     finally:
-        run_a.kill()
-    print(said_a, said_b)
-    correct = _row(tmp_path / "report-b", "correct")
-    assert (correct["score"], correct["status"], correct["reason"]) == ("10", "graded", "all tests passed"), said_b
+        run_a.kill()  # the grader gone, bubblewrap (--die-with-parent) ends its sandbox and every sleeper
+        run_a.communicate()
+    print(said_b)
+    assert run_b.returncode == 0, said_b
     assert {p.info["uids"].real for p in alive} <= set(range(sandbox.FIRST_UID, sandbox.FIRST_UID + sandbox.SLOTS))
-    assert _row(tmp_path / "report-a", "forker")["score"] != "10", said_a  # its own limit stopped it
-    assert sleepers() == []  # the fork bomb's sandbox ended with its run
+    scores = _csv(tmp_path / "beside" / "scores.csv")
+    assert [(r["student"], r["score"], r["status"]) for r in scores] == \
+        [(f"s100{i}", "10", "graded") for i in range(1, 8)], said_b
+    timeless = [{k: v for k, v in r.items() if k not in ("seconds", "graded_at")} for r in scores]
+    assert timeless == [{k: v for k, v in r.items() if k not in ("seconds", "graded_at")}
+                        for r in _csv(tmp_path / "alone" / "scores.csv")]
+    for name in ("totals.csv", "unmatched.csv"):
+        ours = (tmp_path / "beside" / name).read_bytes()
+        assert ours == (tmp_path / "alone" / name).read_bytes().replace(b"/alone", b"/beside"), name
+    deadline = time.monotonic() + 30
+    while sleepers():  # the fork bomb's sandbox ended with its run
+        assert time.monotonic() < deadline, len(sleepers())
+        time.sleep(0.2)
