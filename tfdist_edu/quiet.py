@@ -70,8 +70,9 @@ ABSL_LINE = re.compile(r"^([IWEF])\d{4} [\d:.]+\s+\d+ (\S+?):\d+\] ")
 # INFO and WARNING lines (TF_CPP_MIN_LOG_LEVEL does not reach those written before absl is
 # initialised), the CPU-feature banner, CUDA probing on machines without a GPU, and the errors a
 # worker logs when a peer goes away (a collective aborted, a connection reset), with the gRPC
-# detail lines that follow them. A worker that fails is reported with its full log, these
-# included (Supervisor._failure); an error such as "Could not start gRPC server" stays visible.
+# detail lines that follow them, and gloo's line that a process connected to its peers. A
+# worker that fails is reported with its full log, these included (Supervisor._failure); an
+# error such as "Could not start gRPC server" stays visible.
 _NOISE = re.compile(
     r"All log messages before absl::InitializeLog|To enable the following instructions:|"
     r"rebuild TensorFlow with the appropriate compiler flags|oneDNN custom operations|"
@@ -82,7 +83,10 @@ _NOISE = re.compile(
     # The continuation lines TensorFlow adds under a collective's error when a peer went away.
     r"^The error could be from a previous operation\. Restart your program to reset\.$|"
     r"^\s*\[\[\{\{node [^}]*\}\}\]\]|^/job:\w+/replica:\d+/task:\d+$|"
-    r"^The tasks have crashed\. Check the task logs"
+    r"^The tasks have crashed\. Check the task logs|"
+    # gloo (JAX's CPU collectives across processes) prints this on stdout when a process has
+    # connected to its peers: every run prints it, and a failure to connect raises an error.
+    r"^\[Gloo\] Rank \d+ is connected to \d+ peer ranks\."
 )
 _PEER_GONE = re.compile(
     r"Connection reset by peer|Socket closed|failed to connect to all addresses|"

@@ -47,3 +47,8 @@ def test_the_log_line_patterns_have_one_home_that_the_supervisor_imports():
     private = [alias.name for module in (quiet, supervisor) for node in ast.walk(ast.parse(inspect.getsource(module)))
                if isinstance(node, ast.ImportFrom) for alias in node.names if alias.name.startswith("_")]
     assert private == [], "no private name imported from another module"
+
+
+def test_gloos_peer_connection_line_is_noise_and_its_errors_are_not():
+    assert quiet.is_log_noise("[Gloo] Rank 1 is connected to 1 peer ranks. Expected number of connected peer ranks is : 1")
+    assert not quiet.is_log_noise("[Gloo] Rank 1 failed to connect: Connection refused")
