@@ -22,6 +22,20 @@ def build_parser():
     return parser
 
 
+def run_alone(module, add_cli, verb, argv=None, errors=(ValueError,)):
+    """``python -m module``: run the one verb that ``add_cli`` registers, without importing the other
+    verbs' modules (``make retarget`` and ``make release`` run so, with the standard library only).
+    Bad input: one line and exit status 2."""
+    parser = argparse.ArgumentParser(prog=f"python -m {module}")
+    add_cli(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args([verb, *(sys.argv[1:] if argv is None else argv)])
+    try:
+        return args.func(args)
+    except errors as error:
+        print(f"{verb}: {error}", file=sys.stderr)
+        return 2
+
+
 def main(argv=None):
     args = build_parser().parse_args(argv)
     try:

@@ -5,7 +5,6 @@ branch``); badges, install, clone and requirement lines repeat them, since a not
 cannot read pyproject. Standard library only: it runs before anything is installed.
 """
 
-import argparse
 import re
 import sys
 from pathlib import Path
@@ -111,14 +110,9 @@ def run(args):
 
 def main(argv=None):
     """``python -m tfdist_instructor.retarget --repo owner/name --ref branch`` (make retarget)."""
-    parser = argparse.ArgumentParser(prog="python -m tfdist_instructor.retarget")
-    add_cli(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(["retarget", *(sys.argv[1:] if argv is None else argv)])
-    try:
-        return run(args)
-    except ValueError as error:
-        print(f"retarget: {error}", file=sys.stderr)
-        return 2
+    from tfdist_instructor import cli
+
+    return cli.run_alone("tfdist_instructor.retarget", add_cli, "retarget", argv)
 
 
 if __name__ == "__main__":

@@ -135,17 +135,10 @@ def run(args):
 
 def main(argv=None):
     """``python -m tfdist_instructor.term.release OUT`` (make release): standard library only."""
-    import argparse
-    import sys
+    from tfdist_instructor import cli
 
-    parser = argparse.ArgumentParser(prog="python -m tfdist_instructor.term.release")
-    add_cli(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(["release", *(sys.argv[1:] if argv is None else argv)])
-    try:
-        return run(args)
-    except (ValueError, RuntimeError, FileNotFoundError) as error:
-        print(f"release: {error}", file=sys.stderr)
-        return 2
+    return cli.run_alone("tfdist_instructor.term.release", add_cli, "release", argv,
+                         errors=(ValueError, RuntimeError, FileNotFoundError))
 
 
 if __name__ == "__main__":
