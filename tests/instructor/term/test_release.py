@@ -169,22 +169,23 @@ def _released_names(out):
     return sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file() and ".git" not in p.parts)
 
 
+def _tracked(folder):
+    return subprocess.run(["git", "-C", str(REPO_ROOT), "ls-files", folder], capture_output=True, text=True,
+                          check=True).stdout.split()
+
+
 def test_the_release_holds_only_what_students_need(released):
     names = _released_names(released)
     assert {n.split("/")[0] for n in names} <= STUDENT_TOP_LEVEL
     assert [n for n in names if not release.student_file(n)] == []
-    assert {n for n in names if n.startswith("notebooks/")} == {
-        f"notebooks/{p.name}" for p in (REPO_ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")}
+    assert {n for n in names if n.startswith("notebooks/")} == set(_tracked("notebooks"))
     assert all(n.endswith(".py") for n in names if n.startswith("tfdist_edu/"))
-    tracked_docs = subprocess.run(["git", "-C", str(REPO_ROOT), "ls-files", "docs"], capture_output=True,
-                                  text=True, check=True).stdout.split()
-    assert {n for n in names if n.startswith("docs/")} == set(tracked_docs) - set(release.WITHHELD)
+    assert {n for n in names if n.startswith("docs/")} == set(_tracked("docs")) - set(release.WITHHELD)
     assert [n for n in names if "note" in Path(n).name.lower() or "session" in Path(n).name.lower()] == []
 
 
 def test_every_page_of_docs_is_named_for_students_or_withheld():
-    tracked = subprocess.run(["git", "-C", str(REPO_ROOT), "ls-files", "docs"], capture_output=True, text=True,
-                             check=True).stdout.split()
+    tracked = _tracked("docs")
     undecided = [n for n in tracked if not release.student_file(n, release.STUDENT_DOCS) and n not in release.WITHHELD]
     assert undecided == [], "name each page in release.STUDENT_DOCS (students read it) or WITHHELD"
     assert "docs/instructor-guide.md" in tracked and "docs/multi-host.md" in tracked
