@@ -61,8 +61,8 @@ demo: $(VENV)/.course-installed
 # time (CI has 60 minutes): in the foreground the instructor tooling (its site tests build the
 # course website from those copies; all grading, whose sandboxes share one process limit, and
 # both Slurm users stay in this one run), the Slurm recipes, the tour and the local clusters; in
-# the background every lesson again, fast, on Colab's package versions and the stand-ins (`make
-# colab-test` adds the solutions), then the other unit tests, their log printed at the end.
+# the background every lesson again, fast, on Colab's Python and package versions and the stand-ins
+# (`make colab-test` adds the solutions), then the other unit tests, their log printed at the end.
 FOREGROUND_TESTS := tests/instructor tests/slurm tests/tour tests/cluster
 test: $(VENV)/.test-installed
 	rm -rf build/executed
@@ -148,8 +148,9 @@ release:
 	PYTHONPATH=instructor $(PYTHON) -m tfdist_instructor.term.release "$(OUT)" \
 		$(if $(REPO),--repo "$(REPO)") $(if $(REF),--ref "$(REF)") $(if $(DECKS),--decks)
 
-# Every lesson and solution notebook, fast mode, on Colab's package versions in .venv-colab/
-# (its own stamps; see scripts/colab_stack.sh).
+# Every lesson and solution notebook, fast mode, on Colab's Python 3.13 and package versions in a
+# Debian 13 root under .colab-root/ (as root; else the 3.11 stand-in .venv-colab/; its own
+# stamps; see scripts/colab_stack.sh).
 colab-test:
 	PYTHON=$(PYTHON) scripts/colab_stack.sh $(PYTEST_ARGS)
 

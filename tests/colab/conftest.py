@@ -1,6 +1,10 @@
-"""Tests that need Colab's package versions: they run in .venv-colab (make colab-test) and are
-skipped anywhere else."""
+"""Tests that need Colab's package versions: they run in the Colab stage (make colab-test: a
+Debian 13 root with Colab's Python 3.13, or the labelled 3.11 stand-in) and are skipped anywhere
+else."""
 
+import os
+import platform
+import sys
 from importlib import metadata
 from pathlib import Path
 
@@ -35,3 +39,9 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if Path(item.fspath).is_relative_to(Path(__file__).parent):
             item.add_marker(skip)
+
+
+def pytest_report_header(config):
+    if on_colab_stack():
+        label = os.environ.get("TFDIST_EDU_COLAB_LABEL", "not run by scripts/colab_stack.sh")
+        return f"Colab stage: Python {platform.python_version()} ({label}) at {sys.executable}"
