@@ -59,7 +59,7 @@ def grader_failure(outcome):
     """
     if outcome.killed:
         return None
-    started = any("[grader] running cell" in line for line in outcome.log)
+    started = outcome.started or any(launch.CELL_STARTED in line for line in outcome.log)
     try:
         report = json.loads(outcome.result)
         clock = report.get("clock") or {}

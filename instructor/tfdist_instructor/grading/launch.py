@@ -22,6 +22,7 @@ from tfdist_instructor.grading import sandbox
 
 RESULT_LIMIT = 64 << 20  # bytes of the runner's answer read; more means a broken answer
 RUNNER = [sys.executable, "-m", "tfdist_instructor.grading.runner"]
+CELL_STARTED = "[grader] running cell "  # the runner's log line as one of the student's cells starts
 
 
 @dataclasses.dataclass
@@ -30,6 +31,7 @@ class Outcome:
     log: list  # its last lines on stderr
     killed: bool  # stopped at the deadline
     returncode: int
+    started: bool = False  # whether the runner ever said it started one of the student's cells
 
 
 def run(job, env, options):
@@ -45,9 +47,9 @@ def run(job, env, options):
             env = {**os.environ, **env, "HOME": scratch, "TMPDIR": scratch}
         proc = supervisor.spawn(command, env, cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE)
-        answer, log = bytearray(), deque(maxlen=40)
+        answer, log, seen = bytearray(), deque(maxlen=40), []
         readers = [threading.Thread(target=_read_capped, args=(proc.stdout, answer), daemon=True),
-                   threading.Thread(target=_read_lines, args=(proc.stderr, log), daemon=True)]
+                   threading.Thread(target=_read_lines, args=(proc.stderr, log, seen), daemon=True)]
         for reader in readers:
             reader.start()
         _feed(proc, job)
@@ -59,7 +61,7 @@ def run(job, env, options):
         _kill(proc)
         for reader in readers:
             reader.join(timeout=5)
-        return Outcome(bytes(answer[:RESULT_LIMIT]), list(log), killed, proc.returncode)
+        return Outcome(bytes(answer[:RESULT_LIMIT]), list(log), killed, proc.returncode, bool(seen))
 
 
 def _feed(proc, job):
@@ -76,9 +78,14 @@ def _read_capped(stream, into):
             into.extend(chunk)
 
 
-def _read_lines(stream, into):
+def _read_lines(stream, into, started):
+    """The stream's lines into ``into`` (the last ones); ``started`` gets an entry once a student's
+    cell starts, which later output cannot push out of the log."""
     for line in stream:
-        into.append(line.decode("utf-8", "replace").rstrip()[:500])
+        text = line.decode("utf-8", "replace").rstrip()[:500]
+        if not started and CELL_STARTED in text:
+            started.append(True)
+        into.append(text)
 
 
 def _kill(proc):

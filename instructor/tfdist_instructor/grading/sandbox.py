@@ -93,6 +93,7 @@ def slot(folder=None):
         try:
             yield uid
         finally:
+            _wait_gone(uid)  # the sandbox's processes are dying with its PID namespace: let them go first
             os.close(handle)  # closing the only descriptor drops the lock
         return
     raise NoSlot(f"all {SLOTS} sandbox slots of this machine are taken ({folder})")
@@ -126,6 +127,33 @@ def _take(path):
             return None
         raise NoSlot(f"cannot lock the sandbox slot {path}: {error.strerror or error}") from None
     return handle
+
+
+def strays(folder=None):
+    """Processes left by a sandbox that has ended: running as the uid of a slot nobody holds (a
+    slot that is held belongs to a sandbox still running, this run's or another's)."""
+    import psutil
+
+    if os.geteuid() != 0:
+        return []
+    folder = _slots_folder(folder)
+    found = []
+    for p in psutil.process_iter(["uids"]):
+        uid = p.info["uids"].real if p.info["uids"] else -1
+        if FIRST_UID <= uid < FIRST_UID + SLOTS:
+            handle = _take(folder / f"slot-{uid - FIRST_UID}.lock")
+            if handle is not None:  # free: the sandbox of this uid has ended
+                os.close(handle)
+                found.append(p)
+    return found
+
+
+def _wait_gone(uid, timeout_s=10):
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    while _running_as(uid) and time.monotonic() < deadline:
+        time.sleep(0.05)
 
 
 def _running_as(uid):

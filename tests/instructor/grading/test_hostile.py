@@ -115,7 +115,7 @@ def test_no_process_outlives_grading(attack):
     sleeper = attack[4]
     left = [p for p in psutil.process_iter(["cmdline"]) if (p.info["cmdline"] or [])[-1:] == [sleeper]]
     assert left == []
-    assert not [p for p in psutil.process_iter(["uids"]) if p.info["uids"] and p.info["uids"].real >= 2_000_000]
+    assert sandbox.strays() == []  # no process of an ended sandbox (another run's may be running beside this one)
 
 
 def test_answers_hard_coded_for_known_inputs_earn_only_the_public_point(attack):

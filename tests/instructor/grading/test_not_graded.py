@@ -38,6 +38,7 @@ def outcome(report=None, log=(), killed=False, returncode=0):
      "the sandbox ended before the notebook started (exit 1): bwrap: Creating new namespace failed"),
     (outcome({"error": "DeadKernelError: Kernel died", "clock": {"cells": [{"probe": False, "start": 1}]}}), None),
     (outcome(log=["[grader] running cell 3"], returncode=-9), None),
+    (launch.Outcome(b"", ["noise"] * 40, False, -9, True), None),  # a cell started, then 40 lines pushed it out
     (outcome({"error": "DeadKernelError", "clock": {"cells": []}}, killed=True), None),
     (outcome({"clock": {"cells": []}, "cells": [], "probes": {}}), None),
 ])

@@ -57,6 +57,30 @@ def test_slots_held_at_once_have_uids_of_their_own_and_a_slot_is_free_again_when
 
 
 @as_root
+def test_a_process_of_a_slot_nobody_holds_is_a_stray_and_one_of_a_held_slot_is_not(tmp_path):
+    with sandbox.slot(tmp_path) as uid:
+        running = subprocess.Popen(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "sleep", "60"])
+        try:
+            deadline = time.monotonic() + 10
+            while not sandbox._running_as(uid):
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+            assert [p.pid for p in sandbox.strays(tmp_path)] == []  # its slot is held: a sandbox still running
+        finally:
+            running.kill()
+            running.wait()
+    stray = subprocess.Popen(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "sleep", "60"])
+    try:
+        deadline = time.monotonic() + 10
+        while stray.pid not in [p.pid for p in sandbox.strays(tmp_path)]:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+    finally:
+        stray.kill()
+        stray.wait()
+
+
+@as_root
 def test_a_slot_whose_uid_still_runs_a_process_is_passed_over(tmp_path):
     with sandbox.slot(tmp_path) as free:
         pass
