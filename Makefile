@@ -132,8 +132,10 @@ site: $(VENV)/.test-installed
 # they show results before anyone runs them (tests/lessons/test_stored_outputs.py fails when a lesson's
 # code changes without this refresh), then the measured times into the instructor guide's term
 # plan (tests/instructor/test_lesson_times.py fails when the guide's table is stale).
+# LESSONS="04_performance 09_keras_distribution" stores just those lessons (each run alone in
+# normal mode into build/executed first).
 outputs: $(VENV)/.instructor-installed
-	$(BIN)/tfdist-instructor outputs --executed build/executed
+	$(BIN)/tfdist-instructor outputs --executed build/executed $(foreach l,$(LESSONS),--only $(l))
 	$(BIN)/python scripts/lesson_times.py --write docs/instructor-guide.md
 
 # Point every badge, install and clone cell at a fork and branch. Standard library only, so it
