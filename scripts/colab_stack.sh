@@ -124,7 +124,7 @@ fi
 # install it afresh the way a student's setup cell does.
 if [ ! "$STAMP/.deps-installed" -nt pyproject.toml ] || [ ! "$STAMP/.deps-installed" -nt "$STAMP/.stack-installed" ]; then
     "${PY[@]}" -m pip list --format=freeze > "$STAMP/preinstalled.txt"
-    "${PIP[@]}" -c "$STAMP/preinstalled.txt" .
+    "${PIP[@]}" -c "$VENV/preinstalled.txt" . # $VENV: the path pip sees (inside the root)
     "${PY[@]}" -m pip list --format=freeze > "$STAMP/with-course.txt"
     "${PY[@]}" -m pip uninstall --quiet --yes tfdist-edu
     touch "$STAMP/.deps-installed"
@@ -132,7 +132,10 @@ fi
 
 echo "Colab stage: Python $("${PY[@]}" -c 'import platform; print(platform.python_version())') ($LABEL)"
 # COLAB_TARGETS narrows the run (make test, within CI's time, runs the lessons only).
+# PYDEVD_DISABLE_FILE_VALIDATION: Colab's ipykernel imports debugpy, which warns about Python
+# 3.13's frozen modules at every start.
 # shellcheck disable=SC2086
 PYTHONPATH="$CHECKOUT:$CHECKOUT/instructor" TFDIST_EDU_FAST=1 TFDIST_EDU_DATA=synthetic \
+    PYDEVD_DISABLE_FILE_VALIDATION=1 \
     TFDIST_EDU_COLAB_STAGE="$MODE" TFDIST_EDU_COLAB_LABEL="$LABEL" \
     "${PY[@]}" -m pytest -p no:cacheprovider ${COLAB_TARGETS:-tests/colab notebooks solutions} --nbval-lax "$@"
