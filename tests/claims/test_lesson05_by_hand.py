@@ -1,10 +1,16 @@
 """Lesson 5's claims about its own results, checked on the normal-mode run that printed them."""
 
+import ast
 import re
+import tomllib
+from pathlib import Path
 
 import pytest
 
+from tfdist_edu import verdict
+
 STEM = "05_by_hand"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -193,12 +199,56 @@ def test_the_fits_curvature_follows_the_measured_cost_per_example(five):
         assert curvature > 0, "the cost per example grows with the batch, the fit must bend with it"
 
 
-def test_the_replicas_verdict_follows_its_ratios_and_the_model_explains_it(five):
-    five.says("byhand-37", "The verdict line compares the two at the largest batch, round by round, "
-                           "and prints what the model predicts beside it.")
-    text = five.text("byhand-36")
-    ratios = five.paired("byhand-36", "cpu time of a step at global batch")
-    verdict = re.search(r"verdict: ([a-z ]+);", text).group(1)
-    assert verdict == five.middle_half_verdict(float(ratios["low"]), float(ratios["high"]))
-    assert re.search(r"the model predicts 4 replicas at [\d.]+x the speed of 1 \(compute [\d.]+ ms "
-                     r"vs [\d.]+ ms\)", text)
+def _replicas(five):
+    return five.paired("byhand-36", "cpu time of a step at global batch", end="")
+
+
+def test_the_replicas_verdict_follows_its_interval_and_its_printed_rounds(five):
+    five.says("byhand-37", "The verdict line compares the two at the largest batch, round by round: "
+                           "the two steps of a round make a pair.")
+    five.says("byhand-37", "It prints the typical ratio and its `95% interval`, the ratios these rounds "
+                           "leave plausible; the interval narrows as rounds are added.")
+    five.says("byhand-37", 'Wholly above or below `1.00x` it reads "faster" or "slower", inside the noise '
+                           'threshold `within 5%` (a difference too small to matter here), and '
+                           'otherwise "undecided", with about how many rounds would likely decide it.')
+    found, text = _replicas(five), five.text("byhand-36")
+    assert found["n"] and int(found["n"]) >= 6, found.group(0)  # fewer pairs can never decide
+    assert re.search(r"^verdict: (\w+);", text, re.M).group(1) == found["verdict"]
+    expected = five.interval_verdict(found["low"], found["high"])
+    if expected is not None:
+        assert found["verdict"] == expected, found.group(0)
+    if found["verdict"] == "undecided":
+        assert re.search(r"about \d+ pairs in all would likely decide it|too close to the threshold", text)
+    lists = dict(re.findall(r"(\d+) replicas? (\[[^\]]*\])", text))
+    most_replicas = re.search(r"(\d+) replicas vs 1", found["what"]).group(1)
+    one, most = ast.literal_eval(lists["1"]), ast.literal_eval(lists[most_replicas])
+    assert len(one) == len(most) == int(found["n"])
+    recomputed = verdict.paired(one, most)
+    assert recomputed.median == pytest.approx(float(found["median"]), abs=0.006)
+    if five.interval_verdict(f"{recomputed.low:.2f}", f"{recomputed.high:.2f}") is not None:
+        assert recomputed.verdict == found["verdict"], (str(recomputed), found.group(0))
+
+
+def test_the_model_is_inside_or_outside_the_measured_interval_as_printed(five):
+    five.says("byhand-37", "The line that starts `verdict:` repeats it, then prints what the model "
+                           "predicts and whether that lies inside the measured interval")
+    found, text = _replicas(five), five.text("byhand-36")
+    assert re.search(r"the model predicts \d replicas at [\d.]+x the speed of 1 \(compute [\d.]+ ms "
+                     r"vs [\d.]+ ms\), (inside|outside) the measured interval", text)
+    predicted = five.number("byhand-36", r"the model predicts \d replicas at ([\d.]+)x")
+    where = re.search(r"(inside|outside) the measured interval", text).group(1)
+    low, high = float(found["low"]), float(found["high"])
+    if min(abs(predicted - low), abs(predicted - high)) > 0.01:  # all three printed to two decimals
+        assert where == ("inside" if low <= predicted <= high else "outside"), (predicted, low, high)
+
+
+def test_the_setup_cell_installs_the_xprof_that_the_profile_extra_names(five):
+    five.says("byhand-49", "The setup cell installs xprof beside the course (if Colab's pinned packages "
+                           "refuse it, the traced-step cell above says so)")
+    five.says("byhand-49", "install the course with its `profile` extra, which brings the same xprof: "
+                           "`pip install 'tfdist-edu[profile]'`")
+    assert re.search(r"%pip install -q -c /tmp/colab-installed\.txt xprof$", five.cell("byhand-01").source,
+                     re.M)
+    assert "xprof is not installed" in five.cell("byhand-47").source
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert any(re.match(r"xprof\b", requirement) for requirement in extras["profile"])

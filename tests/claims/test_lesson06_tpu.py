@@ -1,8 +1,12 @@
 """Lesson 6's claims about its own results, checked on the normal-mode run that printed them."""
 
+import math
 import re
+import statistics
 
 import pytest
+
+from tfdist_edu import verdict
 
 STEM = "06_tpu"
 
@@ -63,16 +67,113 @@ def test_the_fallback_is_mirrored_with_reduction_to_one_device(six):
 
 
 def test_steps_per_execution_runs_under_the_fallback(six):
-    six.says("765e9a3a", "with that all-reduce Keras 3's multi-step `fit` runs")
-    assert "ran: fit, 1 step(s) per call, fit, 32 step(s) per call" in six.text("spe-runs")
-    assert "InvalidArgumentError" not in six.text("spe-runs")
+    six.says("765e9a3a", "The fallback here is a `MirroredStrategy` with `ReductionToOneDevice` "
+                         "(printed above).")
+    six.says("765e9a3a", "its line `ran: ...` names every model that ran, and a model that raised "
+                         "says so and is left out of the comparison")
+    text = six.text("spe-runs")
+    assert "ran: fit, 1 step(s) per call, fit, 32 step(s) per call" in text
+    assert "InvalidArgumentError" not in text
 
 
-def test_the_printed_verdict_follows_the_middle_half_of_the_paired_ratios(six):
-    six.says("915274a3", 'a middle half that reaches 1 reads "no measurable difference"')
-    ratios = six.paired("ae0de14e", "fit, 32 steps per call vs 1 step per call", end="")
-    verdict = re.search(r"verdict: (.+)", six.text("ae0de14e")).group(1).strip()
-    assert verdict == six.middle_half_verdict(float(ratios["low"]), float(ratios["high"]))
+def test_lesson_4_printed_the_collective_failure_and_the_reduction_to_one_device_run(lesson):
+    """Lesson 6 states no step count it does not show: the 4-step failure is lesson 4's output."""
+    six = lesson(STEM)
+    six.says("765e9a3a", "Lesson 4 tried `steps_per_execution` with 4 steps per call under two "
+                         "`MirroredStrategy`s and printed what happened: with TensorFlow's default "
+                         "collective all-reduce `fit` raised an `InvalidArgumentError`, with "
+                         "`ReductionToOneDevice` it ran.")
+    text = lesson("04_performance").text("cell-30")
+    assert "steps_per_execution=4:" in text
+    assert "MirroredStrategy, default cross-device ops: fails with InvalidArgumentError" in text
+    assert "MirroredStrategy, ReductionToOneDevice: works" in text
+
+
+def test_the_next_cell_named_in_the_prose_is_the_one_that_traces_the_all_reduce(six):
+    six.says("dd8947d0", "On a TPU the line above says `TPUStrategy`")
+    six.says("dd8947d0", "The next cell traces, without running, one all-reduce of the strategy in use "
+                         "and lists the ops it builds.")
+    order = [cell.get("id") for cell in six.nb.cells]
+    at = order.index("dd8947d0")
+    assert order[at - 1] == "1e7c0152"
+    assert re.match(r"(MirroredStrategy|TPUStrategy)", six.text("1e7c0152"))
+    assert order[at + 1] == "tpu-fallback-ops"
+    assert re.search(r"all-reduce ops \[\(|TPUStrategy: the all-reduce", six.text("tpu-fallback-ops"))
+
+
+def test_the_comparison_table_prints_as_a_table_not_an_address(six):
+    text = six.text("8fbd16c0")
+    assert "steady epoch (s)" in text and " at 0x" not in text
+
+
+def _verdict(six):
+    return six.paired("ae0de14e", "fit, 32 steps per call vs 1 step per call", end="")
+
+
+def _epochs(six):
+    one = six.list_after("ae0de14e", "epoch seconds in pairs, 1 step per call:")
+    many = six.list_after("ae0de14e", "epoch seconds in pairs, 32 steps per call:")
+    return one, many
+
+
+def test_the_verdict_is_the_one_its_interval_and_its_printed_epochs_give(six):
+    six.says("915274a3", "The line prints the typical ratio and its 95% interval, the ratios these "
+                         "pairs leave plausible. The interval narrows as pairs are added.")
+    six.says("915274a3", 'Wholly above 1.00x it reads "faster", wholly below "slower"; inside '
+                         '0.95x-1.05x it reads "within 5%", a difference too small to matter here; '
+                         'otherwise "undecided", with about how many pairs would likely decide it.')
+    six.says("765e9a3a", "`ROUNDS` pairs of them, 10 in normal mode")
+    found = _verdict(six)
+    assert found["n"] and int(found["n"]) == 10, found.group(0)
+    assert re.search(r"^verdict: (\w+)$", six.text("ae0de14e"), re.M).group(1) == found["verdict"]
+    expected = six.interval_verdict(found["low"], found["high"])
+    if expected is not None:
+        assert found["verdict"] == expected, found.group(0)
+    if found["verdict"] == "undecided":
+        assert re.search(r"about \d+ pairs in all would likely decide it|too close to the threshold",
+                         six.text("ae0de14e"))
+    one, many = _epochs(six)
+    assert len(one) == len(many) == int(found["n"])
+    recomputed = verdict.paired(one, many)
+    assert recomputed.median == pytest.approx(float(found["median"]), abs=0.006)
+    if six.interval_verdict(f"{recomputed.low:.2f}", f"{recomputed.high:.2f}") is not None:
+        assert recomputed.verdict == found["verdict"], (str(recomputed), found.group(0))
+
+
+def test_six_pairs_decide_only_when_every_pair_points_the_same_way(six):
+    six.says("765e9a3a", "(Fast mode takes 6, the fewest that can decide anything: with 6 pairs the "
+                         "verdict decides only when every pair points the same way.)")
+    mixed = verdict.Paired("six pairs", (1.2, 1.3, 1.25, 1.4, 1.22, 0.99))
+    assert (mixed.low, mixed.high) == pytest.approx((0.99, 1.4)) and mixed.verdict == "undecided"
+    assert verdict.Paired("six pairs", (1.2, 1.3, 1.25, 1.4, 1.22, 1.01)).verdict == "faster"
+    assert verdict.Paired("five pairs", (1.2, 1.3, 1.25, 1.4, 1.22)).verdict == "undecided"
+
+
+def test_what_the_verdict_means_follows_the_verdict_and_the_printed_epochs(six):
+    six.says("915274a3", 'The line that starts "what it means" turns the verdict into time per call '
+                         "on this machine, whichever verdict it is.")
+    found, text = _verdict(six), six.text("ae0de14e")
+    meaning = re.search(r"^what it means: (.+)$", text, re.M).group(1)
+    calls = six.number("ae0de14e", r"(\d+) of \d+ calls per epoch left out")
+    steps = six.number("ae0de14e", r"\d+ of (\d+) calls per epoch left out")
+    assert calls == steps - math.ceil(steps / 32)
+    one, many = _epochs(six)
+    epoch_s, recomputed = statistics.median(one), verdict.paired(one, many)
+    assert six.number("ae0de14e", r"a step takes ([\d.]+) ms") == pytest.approx(1e3 * epoch_s / steps,
+                                                                               abs=0.06)
+    if found["verdict"] == "faster":
+        saved = six.number("ae0de14e", r"saved about (-?[\d.]+) ms per call left out")
+        assert saved > 0
+        assert saved == pytest.approx(1e3 * epoch_s * (1 - 1 / recomputed.median) / calls,
+                                      rel=0.05, abs=0.006)
+    elif found["verdict"] == "within":
+        at_most = six.number("ae0de14e", r"cost at most about ([\d.]+) ms")
+        assert at_most == pytest.approx(max(0.0, 1e3 * epoch_s * (1 - 1 / recomputed.high) / calls),
+                                        rel=0.05, abs=0.006)
+    elif found["verdict"] == "slower":
+        assert meaning.startswith("the 32-step epochs took longer")
+    else:
+        assert meaning.startswith("these pairs cannot tell")
 
 
 def test_both_fits_learn_above_85_percent_and_agree_within_two_points(six):

@@ -97,14 +97,19 @@ def store(executed="build/executed", notebooks=None, claims=None, only=()):
 
 def _record_times(executed, target, machine, date):
     """Write the compute seconds of every executed lesson and solution, for the term plan;
-    those not executed this time keep their recorded seconds."""
+    those not executed this time keep their recorded seconds. The file's machine and date are
+    those of the solutions' run (each lesson records its own), so a run of lessons alone keeps
+    them."""
     runs = sorted((executed / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-    runs += sorted((executed / "solutions").glob("[0-9][0-9]_*/*.ipynb"))
-    seconds = json.loads(target.read_text())["compute_seconds"] if target.is_file() else {}
-    for path in runs:
+    solutions = sorted((executed / "solutions").glob("[0-9][0-9]_*/*.ipynb"))
+    recorded = json.loads(target.read_text()) if target.is_file() else {}
+    seconds = recorded.get("compute_seconds", {})
+    for path in runs + solutions:
         nb = nbformat.read(path, as_version=4)
         seconds[path.stem] = round(sum(cell.metadata.get("tfdist_edu", {}).get("seconds", 0.0)
                                        for cell in nb.cells if cell.cell_type == "code"))
+    if not solutions and recorded:
+        machine, date = recorded.get("machine", machine), recorded.get("date", date)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps({"machine": machine, "date": date, "mode": "normal",
                                   "compute_seconds": seconds}, indent=1) + "\n")
