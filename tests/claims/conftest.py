@@ -92,6 +92,18 @@ class Lesson:
         assert len(matches) == 1, f"cell {cell_id}: expected one verdict for {what!r}, got {matches}"
         return matches[0]
 
+    def recomputes(self, found, baseline, other):
+        """Assert that ``timing.paired`` on the printed times gives the printed comparison
+        ``found`` (a match of ``paired``): its pairs, its typical ratio, and its verdict unless a
+        rounded bound sits on an edge."""
+        from tfdist_edu import verdict
+
+        assert len(baseline) == len(other) == int(found["n"]), (len(baseline), len(other), found[0])
+        recomputed = verdict.paired(baseline, other)
+        assert abs(recomputed.median - float(found["median"])) <= 0.006, (str(recomputed), found[0])
+        if self.interval_verdict(f"{recomputed.low:.2f}", f"{recomputed.high:.2f}") is not None:
+            assert recomputed.verdict == found["verdict"], (str(recomputed), found[0])
+
     @staticmethod
     def interval_verdict(low, high, threshold=0.05):
         """The verdict the lessons teach for a printed 95% interval [low, high] of the typical
