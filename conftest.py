@@ -30,7 +30,7 @@ def pytest_runtest_call(item):
     start = time.perf_counter()
     load = None
     if EXECUTED_DIR and str(item.fspath).endswith(".ipynb"):
-        from tfdist_edu.tour.others import OtherLoad
+        from tfdist_edu.other_load import OtherLoad
 
         load = _others.setdefault(Path(str(item.parent.fspath)), OtherLoad()).start()
     yield

@@ -23,7 +23,7 @@ from pathlib import Path
 from tfdist_instructor import REPO_ROOT, grading
 from tfdist_instructor.grading import phases, sandbox
 from tfdist_instructor.sample_class import class_mix
-from tfdist_edu.tour.others import SampledLoad
+from tfdist_edu.other_load import SampledLoad
 
 
 def build(exercise, size, folder):

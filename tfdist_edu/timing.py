@@ -76,7 +76,7 @@ class RunTiming:
     block_cpu_seconds: list = dataclasses.field(default_factory=list)
     block_call_seconds: list = dataclasses.field(default_factory=list)
     block_wall_seconds: list = dataclasses.field(default_factory=list)
-    # Other processes' CPU use, in cores, during each block (tour.others.OtherLoad).
+    # Other processes' CPU use, in cores, during each block (other_load.OtherLoad).
     block_other_cores: list = dataclasses.field(default_factory=list)
 
     @property

@@ -10,32 +10,37 @@ STEM = "02_mirrored_fit"
 
 def test_fit_cuts_every_global_batch_into_one_slice_per_replica(lesson):
     run = lesson(STEM)
-    run.says("2dbe7e53", "`Model.fit` cuts every global batch into one slice per replica.")
-    global_batch = int(run.number("5b4361ed", r"the dataset yields \((\d+),"))
-    slices = [int(v) for v in re.findall(r"replica \d+ gets \((\d+),", run.text("5b4361ed"))]
-    replicas = int(run.number("8b390da3", r"replicas in sync: (\d+)"))
+    run.says("l02-global-batch-md",
+             "`Model.fit` cuts every global batch into one slice per replica.")
+    global_batch = int(run.number("l02-batch-slices", r"the dataset yields \((\d+),"))
+    slices = [int(v) for v in re.findall(r"replica \d+ gets \((\d+),", run.text("l02-batch-slices"))]
+    replicas = int(run.number("l02-replicas", r"replicas in sync: (\d+)"))
     assert len(slices) == replicas and sum(slices) == global_batch and len(set(slices)) == 1
 
 
 def test_compile_leaves_the_optimizer_unbuilt_and_fit_builds_two_moments_per_weight(lesson):
     run = lesson(STEM)
-    run.says("8e179955", "The optimizer is not built yet: `optimizer.built` is False, and it holds "
-                         "only its step counter and its learning rate, no moment estimates.")
+    run.says("l02-mirrored-vars-md",
+             "The optimizer is not built yet: `optimizer.built` is False, and it holds "
+             "only its step counter and its learning rate, no moment estimates.")
     assert "optimizer.built is False; its variables so far: ['adam/iteration', 'adam/learning_rate']" \
-        in run.text("bd128229")
-    run.says("88ed2f7a", "for Adam, two moment estimates per weight, and a step counter")
+        in run.text("l02-mirrored-vars")
+    run.says("l02-model-in-scope-md",
+             "for Adam, two moment estimates per weight, and a step counter")
     match = re.search(r"optimizer.built is True: (\d+) optimizer variables for (\d+) weights",
-                      run.text("3def64ed"))
-    assert match and int(match[1]) == 2 * int(match[2]) + 2, run.text("3def64ed")
+                      run.text("l02-callbacks-check"))
+    assert match and int(match[1]) == 2 * int(match[2]) + 2, run.text("l02-callbacks-check")
 
 
 def test_the_larger_batch_falls_behind_at_the_same_rate_and_catches_up_at_the_linearly_scaled_rate(lesson):
     run = lesson(STEM)
-    run.says("1b4eb7ef", "so it usually ends behind: a higher validation loss. Run 3 makes the same "
-                         "few updates, but each one is four times as large, and usually ends close "
-                         "to run 1 again (within a tenth of its validation loss).")
-    rows = re.findall(r"^\s*(\d+)\s+([0-9.]+)\s+(\d+)\s+([0-9.]+)\s+([0-9.]+)%$", run.text("bdd48900"), re.M)
-    assert len(rows) == 3, run.text("bdd48900")
+    run.says("l02-lr-table-after",
+             "so it usually ends behind: a higher validation loss. Run 3 makes the same "
+             "few updates, but each one is four times as large, and usually ends close "
+             "to run 1 again (within a tenth of its validation loss).")
+    rows = re.findall(r"^\s*(\d+)\s+([0-9.]+)\s+(\d+)\s+([0-9.]+)\s+([0-9.]+)%$",
+                      run.text("l02-lr-table"), re.M)
+    assert len(rows) == 3, run.text("l02-lr-table")
     (b1, r1, _, loss1, _), (b2, r2, _, loss2, _), (b3, r3, _, loss3, _) = rows
     assert (int(b1), int(b2), int(b3)) == (64, 256, 256) and float(r3) == 4 * float(r2) == 4 * float(r1)
     loss1, loss2, loss3 = float(loss1), float(loss2), float(loss3)
@@ -45,13 +50,14 @@ def test_the_larger_batch_falls_behind_at_the_same_rate_and_catches_up_at_the_li
 
 def test_the_callbacks_saved_one_checkpoint_per_epoch_and_trained_at_the_scheduled_rates(lesson):
     run = lesson(STEM)
-    run.says("afc2a254", "The callbacks did their work: one checkpoint per epoch, and the rate the "
-                         "schedule asked for.")
-    checkpoints = run.list_after("3def64ed", "checkpoints:")
-    epochs = len(re.findall(r"^Epoch \d+/\d+", run.text("01a15035"), re.M))
+    run.says("l02-callbacks-check-md",
+             "The callbacks did their work: one checkpoint per epoch, and the rate the "
+             "schedule asked for.")
+    checkpoints = run.list_after("l02-callbacks-check", "checkpoints:")
+    epochs = len(re.findall(r"^Epoch \d+/\d+", run.text("l02-fit"), re.M))
     assert epochs >= 2 and checkpoints == [f"epoch_{e:02d}.weights.h5" for e in range(1, epochs + 1)]
-    scheduled = run.list_after("3def64ed", "rates the schedule gave:")
-    used = run.list_after("3def64ed", "rates the optimizer ended each epoch with:")
+    scheduled = run.list_after("l02-callbacks-check", "rates the schedule gave:")
+    used = run.list_after("l02-callbacks-check", "rates the optimizer ended each epoch with:")
     assert len(scheduled) == len(used) == epochs and scheduled == used, (scheduled, used)
     rates = [float(v) for v in scheduled]  # printed to 6 decimals
     assert all(math.isclose(b, a / 2, abs_tol=1e-6) for a, b in zip(rates, rates[1:])), rates
@@ -59,20 +65,23 @@ def test_the_callbacks_saved_one_checkpoint_per_epoch_and_trained_at_the_schedul
 
 def test_the_tensorboard_cell_names_its_folders_without_a_machine_path(lesson):
     run = lesson(STEM)
-    run.says("f766bba3", "The callback writes one folder of event files per kind of metrics:")
-    text = run.text("4316bc21")
-    assert run.list_after("4316bc21", "folders of event files in log_dir:") == ["train", "validation"]
+    run.says("l02-tensorboard-md",
+             "The callback writes one folder of event files per kind of metrics:")
+    text = run.text("l02-tensorboard-logs")
+    assert run.list_after("l02-tensorboard-logs",
+                          "folders of event files in log_dir:") == ["train", "validation"]
     assert "/tmp" not in text
 
 
 def test_the_epoch_table_flags_exactly_the_epochs_slower_than_one_and_a_half_times_the_median(lesson):
     run = lesson(STEM)
-    run.says("bafc6e7a", "The cell flags every epoch after the first that took more than 1.5 times "
-                         "the median of those epochs, and says which kind it was")
-    text = run.text("ff196f57")
+    run.says("l02-epoch-times-md",
+             "The cell flags every epoch after the first that took more than 1.5 times "
+             "the median of those epochs, and says which kind it was")
+    text = run.text("l02-epoch-times")
     rows = [(int(e), float(s), float(c)) for e, s, c in
             re.findall(r"^\s*(\d+)\s+([0-9.]+)\s+([0-9.]+)$", text, re.M)]
-    epochs = len(re.findall(r"^Epoch \d+/\d+", run.text("01a15035"), re.M))
+    epochs = len(re.findall(r"^Epoch \d+/\d+", run.text("l02-fit"), re.M))
     assert [e for e, _, _ in rows] == list(range(1, epochs + 1)), text
     median = statistics.median(s for _, s, _ in rows[1:])
     flagged = [int(e) for e in re.findall(r"^epoch (\d+) took", text, re.M)]
@@ -82,65 +91,75 @@ def test_the_epoch_table_flags_exactly_the_epochs_slower_than_one_and_a_half_tim
     for line in re.findall(r"^epoch \d+ took .*$", text, re.M):
         cores = float(re.search(r"(?:kept|only) ([0-9.]+)", line)[1])
         assert ("the machine was shared" in line) == (cores >= 0.5), line
-    run.says("bafc6e7a", "The steady-state throughput is the median of the epochs after the first")
-    throughput = run.number("ff196f57", r"steady state \(median of the later epochs\): ([0-9,]+) examples/s")
-    num_train = int(run.number("4b1d3c2f", r"(\d+) train /"))
+    run.says("l02-epoch-times-md",
+             "The steady-state throughput is the median of the epochs after the first")
+    throughput = run.number("l02-epoch-times",
+                            r"steady state \(median of the later epochs\): ([0-9,]+) examples/s")
+    num_train = int(run.number("l02-load-data", r"(\d+) train /"))
     assert abs(throughput - num_train / median) <= 0.03 * throughput, (throughput, num_train / median)
 
 
 def test_evaluate_reports_the_last_epochs_validation_metrics_over_all_test_examples(lesson):
     run = lesson(STEM)
-    run.says("911b3578", "combines the metrics over all examples.")
-    last = re.findall(r"val_accuracy: ([0-9.]+) - val_loss: ([0-9.]+)", run.text("01a15035"))[-1]
-    assert abs(run.number("47bca313", r"test accuracy ([0-9.]+)%") - 100 * float(last[0])) <= 0.06
-    assert abs(run.number("47bca313", r"test loss ([0-9.]+)") - float(last[1])) <= 1e-3
+    run.says("l02-evaluate-md", "combines the metrics over all examples.")
+    last = re.findall(r"val_accuracy: ([0-9.]+) - val_loss: ([0-9.]+)", run.text("l02-fit"))[-1]
+    assert abs(run.number("l02-evaluate", r"test accuracy ([0-9.]+)%") - 100 * float(last[0])) <= 0.06
+    assert abs(run.number("l02-evaluate", r"test loss ([0-9.]+)") - float(last[1])) <= 1e-3
 
 
 def test_weights_files_whole_models_and_exports_restore_what_the_trained_model_predicts(lesson):
     run = lesson(STEM)
-    run.says("0f4bce2e", "Both must predict what the trained model predicts, up to float rounding.")
-    gaps = [float(v) for v in re.findall(r"largest difference in the logits ([0-9.e+-]+)", run.text("6c8b1b7f"))]
+    run.says("l02-restore-md",
+             "Both must predict what the trained model predicts, up to float rounding.")
+    gaps = [float(v) for v in re.findall(r"largest difference in the logits ([0-9.e+-]+)",
+                                         run.text("l02-restore"))]
     assert len(gaps) == 2 and max(gaps) < 1e-4, gaps
-    run.says("9ae14029", "go on training where the first model stopped: same step count, same rate.")
-    rows = re.findall(r"test accuracy ([0-9.]+)%, optimizer step (\d+), learning rate (\S+)", run.text("aab6c106"))
+    run.says("l02-restore-after",
+             "go on training where the first model stopped: same step count, same rate.")
+    rows = re.findall(r"test accuracy ([0-9.]+)%, optimizer step (\d+), learning rate (\S+)",
+                      run.text("l02-restored-state"))
     assert len(rows) == 2 and rows[0] == rows[1], rows
-    run.says("ba7b2f34", "inside `strategy.scope()`, the variables are created under the strategy: "
-                         "mirrored again")
-    text = run.text("f3fd2c7b")
+    run.says("l02-save-load-md",
+             "inside `strategy.scope()`, the variables are created under the strategy: "
+             "mirrored again")
+    text = run.text("l02-save-load")
     assert re.search(r"load_model inside the scope\s+MirroredVariable", text), text
     outside = re.search(r"load_model outside a scope\s+(\w+)", text)[1]
     assert outside != "MirroredVariable"
     loaded_gaps = [float(v) for v in re.findall(r"\s([0-9.]+e[+-]\d+)$", text, re.M)]
     assert len(loaded_gaps) == 3 and max(loaded_gaps) < 1e-4, loaded_gaps
-    assert int(run.number("f3fd2c7b", r"resumes at optimizer step (\d+)")) == int(rows[0][1])
+    assert int(run.number("l02-save-load", r"resumes at optimizer step (\d+)")) == int(rows[0][1])
     assert "/tmp" not in text
 
 
 def test_backup_and_restore_resumes_at_the_next_epoch_with_the_weights_and_the_step_count(lesson):
     run = lesson(STEM)
-    run.says("cc6b0737", "The second `fit` started from the weights where the first one stopped, ran "
-                         "epochs 3 and 4 only, and its optimizer's step count went on from the first run's")
-    first = run.text("daccf7e6")
+    run.says("l02-backup-after",
+             "The second `fit` started from the weights where the first one stopped, ran "
+             "epochs 3 and 4 only, and its optimizer's step count went on from the first run's")
+    first = run.text("l02-backup-crash")
     assert "training stopped: simulated crash at the start of epoch 3" in first
-    stopped = int(run.number("daccf7e6", r"optimizer step when it stopped: (\d+)"))
-    text = run.text("5b91e628")
-    assert run.number("5b91e628", r"largest difference ([0-9.e+-]+)") == 0
+    stopped = int(run.number("l02-backup-crash", r"optimizer step when it stopped: (\d+)"))
+    text = run.text("l02-backup-resume")
+    assert run.number("l02-backup-resume", r"largest difference ([0-9.e+-]+)") == 0
     match = re.search(r"ran (\d+) of (\d+) epochs; optimizer step (\d+) \(4 whole epochs are (\d+) steps\)", text)
     assert match, text
     ran, epochs, step, whole = map(int, match.groups())
     assert (ran, epochs) == (2, 4) and step == whole and stopped == whole // 2
-    run.says("8747e96e", "When `fit` finishes, it deletes the backup.")
+    run.says("l02-backup-md", "When `fit` finishes, it deletes the backup.")
     assert "the backup folder after a finished fit: deleted" in text
 
 
 def test_plain_batch_normalization_differs_from_one_device_and_the_synchronized_one_matches_it(lesson):
     run = lesson(STEM)
-    run.says("bb162c88", "The plain layer normalised each slice to its own mean, so its outputs and "
-                         "moving statistics are far from one device's.")
-    run.says("bb162c88", "The synchronized layer matches one device to the tolerance printed, and its "
-                         "copies stay equal.")
-    text = run.text("b407d1cc")
-    tolerance = run.number("b407d1cc", r"\(tolerance ([0-9.e+-]+)\)")
+    run.says("l02-batchnorm-after",
+             "The plain layer normalised each slice to its own mean, so its outputs and "
+             "moving statistics are far from one device's.")
+    run.says("l02-batchnorm-after",
+             "The synchronized layer matches one device to the tolerance printed, and its "
+             "copies stay equal.")
+    text = run.text("l02-batchnorm")
+    tolerance = run.number("l02-batchnorm", r"\(tolerance ([0-9.e+-]+)\)")
     plain = re.search(r"^BatchNormalization\(\)\s+(\S+)\s+(\S+)\s+(\S+)\s+(True|False)$", text, re.M)
     synced = re.search(r"^BatchNormalization\(synchronized=True\)\s+(\S+)\s+(\S+)\s+(\S+)\s+(True|False)$",
                        text, re.M)
@@ -151,26 +170,30 @@ def test_plain_batch_normalization_differs_from_one_device_and_the_synchronized_
 
 def test_a_weights_file_keeps_replica_0s_moving_statistics(lesson):
     run = lesson(STEM)
-    run.says("3fe127e0", "The file, like every checkpoint and `.keras` file, keeps replica 0's copy")
-    text = run.text("6c5dc18d")
+    run.says("l02-bn-copies-after",
+             "The file, like every checkpoint and `.keras` file, keeps replica 0's copy")
+    text = run.text("l02-bn-copies")
     assert "moving_mean: aggregation='none'" in text
     assert "equal to replica 0's copy? True" in text and "equal to replica 1's copy? False" in text
 
 
 def test_a_dropout_layers_random_state_is_mirrored_with_equal_copies(lesson):
     run = lesson(STEM)
-    run.says("ddaa0e65", "Created in the scope, the state is mirrored, so every replica starts with "
-                         "an equal copy")
-    match = re.search(r"the layer's random state: aggregation='none', copies (\[.*\])", run.text("f52c6c29"))
-    assert match, run.text("f52c6c29")
+    run.says("l02-dropout-after",
+             "Created in the scope, the state is mirrored, so every replica starts with "
+             "an equal copy")
+    match = re.search(r"the layer's random state: aggregation='none', copies (\[.*\])",
+                      run.text("l02-dropout"))
+    assert match, run.text("l02-dropout")
     copies = ast.literal_eval(match[1])
     assert len(copies) >= 2 and all(c == copies[0] for c in copies)
 
 
 def test_on_cpus_nccl_fails_and_the_other_two_cross_device_ops_work(lesson):
     run = lesson(STEM)
-    run.says("34d7686a", "on CPUs, NCCL fails (there is no CPU kernel for it) and the other two work.")
-    text = run.text("15cb3db4")
+    run.says("l02-collective-trap-md",
+             "on CPUs, NCCL fails (there is no CPU kernel for it) and the other two work.")
+    text = run.text("l02-cross-device-ops")
     if "no GPU" in text:
         assert re.search(r"NcclAllReduce\s+fails", text), text
         for name in ("HierarchicalCopyAllReduce", "ReductionToOneDevice"):
@@ -179,19 +202,22 @@ def test_on_cpus_nccl_fails_and_the_other_two_cross_device_ops_work(lesson):
 
 def test_a_second_strategy_trains_with_ops_that_use_no_collective_keys_and_the_course_passes_them(lesson):
     run = lesson(STEM)
-    run.says("34d7686a", "once with the default and once with `ReductionToOneDevice()`, which uses "
-                         "no collective keys")
-    assert "ReductionToOneDevice: the second strategy trained" in run.text("c388baa9")
-    run.says("b426f042", "avoids it by passing cross-device ops that use no collective keys")
-    ops = re.search(r"cross_device_ops = (\w+)", run.text("91611757"))[1]
+    run.says("l02-collective-trap-md",
+             "once with the default and once with `ReductionToOneDevice()`, which uses "
+             "no collective keys")
+    assert "ReductionToOneDevice: the second strategy trained" in run.text("l02-collective-trap")
+    run.says("l02-collective-trap-after",
+             "avoids it by passing cross-device ops that use no collective keys")
+    ops = re.search(r"cross_device_ops = (\w+)", run.text("l02-course-mirrored-ops"))[1]
     assert ops != "CollectiveAllReduce", ops
 
 
 def test_the_training_loss_falls_by_less_from_each_epoch_to_the_next(lesson):
     run = lesson("02_mirrored_fit")
-    run.says("60d562fd", "The schedule halves the rate every epoch, and the training loss falls by less "
+    run.says("l02-curves-md",
+             "The schedule halves the rate every epoch, and the training loss falls by less "
              "from each epoch to the next.")
-    losses = [float(x) for x in re.findall(r" - loss: ([0-9.]+)", run.text("01a15035"))]
+    losses = [float(x) for x in re.findall(r" - loss: ([0-9.]+)", run.text("l02-fit"))]
     drops = [a - b for a, b in zip(losses, losses[1:])]
     assert len(drops) >= 1 and all(d > 0 for d in drops), losses
     assert all(later < earlier for earlier, later in zip(drops, drops[1:])), drops
@@ -199,12 +225,13 @@ def test_the_training_loss_falls_by_less_from_each_epoch_to_the_next(lesson):
 
 def test_the_epoch_table_shows_what_the_reading_of_epoch_times_needs(lesson):
     run = lesson("02_mirrored_fit")
-    run.says("bafc6e7a", "Epochs of the same work can also differ by up to 2x while other processes "
+    run.says("l02-epoch-times-md",
+             "Epochs of the same work can also differ by up to 2x while other processes "
              "keep 0.00-0.01 of a core busy")
-    run.says("bafc6e7a", "One epoch is one measurement")
-    rows = re.findall(r"^\s+(\d+)\s+([0-9.]+)\s+([0-9.]+)$", run.text("ff196f57"), re.M)
-    assert len(rows) >= 2, run.text("ff196f57")  # every epoch's seconds beside the others' cores
+    run.says("l02-epoch-times-md", "One epoch is one measurement")
+    rows = re.findall(r"^\s+(\d+)\s+([0-9.]+)\s+([0-9.]+)$", run.text("l02-epoch-times"), re.M)
+    assert len(rows) >= 2, run.text("l02-epoch-times")  # every epoch's seconds beside the others' cores
     # The reading names a cause inside the process only where the others' load allows it.
     if all(float(cores) <= 0.01 for _, _, cores in rows):
-        assert "so the time went inside this process" in run.text("ff196f57") or \
-            "no epoch after the first took more than 1.5x" in run.text("ff196f57")
+        assert "so the time went inside this process" in run.text("l02-epoch-times") or \
+            "no epoch after the first took more than 1.5x" in run.text("l02-epoch-times")

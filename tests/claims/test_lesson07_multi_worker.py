@@ -25,16 +25,19 @@ def _without_gpu(nb, cell_id):
 
 
 def test_the_two_workers_print_the_same_loss_every_epoch_and_end_with_the_same_weights(nb):
-    nb.says("3ae81bab", "Each worker printed 2 replicas in sync and the same loss, epoch after epoch.")
-    nb.says("3ae81bab", "the fingerprints (hashes of every weight's bits) must be the same on both workers.")
-    log = nb.text("a13cbda5")
+    nb.says("l07-ctl-workers-after",
+            "Each worker printed 2 replicas in sync and the same loss, epoch after epoch.")
+    nb.says("l07-ctl-workers-after",
+            "the fingerprints (hashes of every weight's bits) must be the same on both workers.")
+    log = nb.text("l07-ctl-workers")
     assert "[worker 0] worker 0: 2 replicas in sync, chief: True" in log
     assert "[worker 1] worker 1: 2 replicas in sync, chief: False" in log
     losses = [_epoch_losses(log, f"worker {i}") for i in (0, 1)]
     assert losses[0] and losses[0] == losses[1], losses
-    prints = dict(re.findall(r"(worker \d): loss per epoch .*, weights fingerprint (\w+)", nb.text("791d88ea")))
+    prints = dict(re.findall(r"(worker \d): loss per epoch .*, weights fingerprint (\w+)",
+                             nb.text("l07-ctl-fingerprints")))
     assert len(prints) == 2 and prints["worker 0"] == prints["worker 1"], prints
-    assert "the same weights on both workers: True" in nb.text("791d88ea")
+    assert "the same weights on both workers: True" in nb.text("l07-ctl-fingerprints")
 
 
 def test_workers_seeded_differently_draw_their_own_numbers_but_hold_the_chiefs_kernel(nb):
@@ -48,13 +51,14 @@ def test_workers_seeded_differently_draw_their_own_numbers_but_hold_the_chiefs_k
 
 
 def test_two_workers_compute_every_step_and_every_weight_bit_as_one_machine_with_two_replicas(nb):
-    nb.says("e4c84053", "Every step's loss, and every bit of the final weights, is the same: two workers "
-                        "compute what one machine with two replicas computes.")
-    text = nb.text("cc326f96")
+    nb.says("l07-vs-one-machine-after",
+            "Every step's loss, and every bit of the final weights, is the same: two workers "
+            "compute what one machine with two replicas computes.")
+    text = nb.text("l07-vs-one-machine")
     initial = re.search(r"initial weights: (\w+) and (\w+)", text).groups()
     final = re.search(r"final weights: +(\w+) and (\w+)", text).groups()
     assert initial[0] == initial[1], f"the same initial weights (seed 0 on both sides): {initial}"
-    if _without_gpu(nb, "cc326f96"):  # on a CPU, with the same threads per op: bit for bit
+    if _without_gpu(nb, "l07-vs-one-machine"):  # on a CPU, with the same threads per op: bit for bit
         assert final[0] == final[1], f"identical final weights, bit for bit: {final}"
         assert "first step whose loss differs: None" in text
     per_epoch = re.findall(r"loss per epoch, .*?: *(\[.*?\])", text)
@@ -62,11 +66,13 @@ def test_two_workers_compute_every_step_and_every_weight_bit_as_one_machine_with
 
 
 def test_one_more_thread_per_op_agrees_at_step_1_and_then_drifts_by_less_than_10_percent(nb):
-    nb.says("89384d89", "With the same threads per op, the one machine lies on zero at every step.")
-    nb.says("89384d89", "With one more thread, the first step agrees to float rounding (the same examples, "
-                        "the same weights); the losses then drift apart, step by step, by less than 10% at "
-                        "any step")
-    text = nb.text("96815072")
+    nb.says("l07-threads-figure-after",
+            "With the same threads per op, the one machine lies on zero at every step.")
+    nb.says("l07-threads-figure-after",
+            "With one more thread, the first step agrees to float rounding (the same examples, "
+            "the same weights); the losses then drift apart, step by step, by less than 10% at "
+            "any step")
+    text = nb.text("l07-more-threads")
     initial = re.search(r"initial weights: (\w+) and (\w+)", text).groups()
     assert initial[0] == initial[1], initial
     step = re.search(r"first differing step (\w+) of steps 1 to (\d+)", text).groups()
@@ -80,10 +86,11 @@ def test_one_more_thread_per_op_agrees_at_step_1_and_then_drifts_by_less_than_10
 
 
 def test_the_two_equally_good_runs_end_within_2_percent_of_each_other(nb):
-    nb.says("89384d89", "Neither run is wrong; they are two equally good runs: their last epochs' losses "
-                        "differ by less than 2%.")
+    nb.says("l07-threads-figure-after",
+            "Neither run is wrong; they are two equally good runs: their last epochs' losses "
+            "differ by less than 2%.")
     rows = dict(re.findall(r"^(2 workers|1 machine, \d+ threads) +loss per epoch (\[.*\])$",
-                           nb.text("96815072"), re.M))
+                           nb.text("l07-more-threads"), re.M))
     assert len(rows) == 2, rows
     workers, machine = (ast.literal_eval(rows[k])[-1] for k in sorted(rows, reverse=True))
     assert abs(workers - machine) / workers < 0.02, (workers, machine)
@@ -92,68 +99,78 @@ def test_the_two_equally_good_runs_end_within_2_percent_of_each_other(nb):
 def test_each_auto_shard_policy_splits_the_numbers_as_the_lesson_describes(nb):
     seen = {}
     current = None
-    for line in nb.text("d04a3194").splitlines():
+    for line in nb.text("l07-shard-policies").splitlines():
         match = re.match(r"^(\w+ \w+)?\s+worker (\d): (.*)$", line)
         if match:
             current = match.group(1) or current
             value = match.group(3)
             seen[(current, int(match.group(2)))] = ast.literal_eval(value) if value.startswith("[") else value
     w = {key: [seen[(key, 0)], seen[(key, 1)]] for key, _ in seen}
-    nb.says("e679d410", "worker 0 read files 0 and 2, worker 1 files 1 and 3. Together they cover every "
-                        "example once. But the global batch of the first step is `[0, 1]` + `[4, 5]`")
+    nb.says("l07-shard-policies-after",
+            "worker 0 read files 0 and 2, worker 1 files 1 and 3. Together they cover every "
+            "example once. But the global batch of the first step is `[0, 1]` + `[4, 5]`")
     assert sorted(sum(w["files FILE"][0] + w["files FILE"][1], [])) == list(range(16))
     assert w["files FILE"][0][0] == [0, 1] and w["files FILE"][1][0] == [4, 5]
-    nb.says("e679d410", "worker *i* gets the *i*-th half of every global batch")
+    nb.says("l07-shard-policies-after", "worker *i* gets the *i*-th half of every global batch")
     assert w["files DATA"] == w["memory DATA"] == [[[0, 1], [4, 5], [8, 9], [12, 13]],
                                                    [[2, 3], [6, 7], [10, 11], [14, 15]]]
-    nb.says("e679d410", "Exactly the split `MirroredStrategy` makes between its two replicas.")
-    assert "the same split: True" in nb.text("ef6eea7b")
-    nb.says("e679d410", "both workers get the same examples, and twice as many steps")
+    nb.says("l07-shard-policies-after",
+            "Exactly the split `MirroredStrategy` makes between its two replicas.")
+    assert "the same split: True" in nb.text("l07-shard-vs-mirrored")
+    nb.says("l07-shard-policies-after",
+            "both workers get the same examples, and twice as many steps")
     assert w["memory OFF"][0] == w["memory OFF"][1] and len(w["memory OFF"][0]) == 2 * len(w["memory DATA"][0])
-    nb.says("e679d410", "**AUTO**: `FILE` for the files, `DATA` for the numbers in memory.")
+    nb.says("l07-shard-policies-after",
+            "**AUTO**: `FILE` for the files, `DATA` for the numbers in memory.")
     assert w["files AUTO"] == w["files FILE"] and w["memory AUTO"] == w["memory DATA"]
-    nb.says("e679d410", "**memory FILE**: an error.")
+    nb.says("l07-shard-policies-after", "**memory FILE**: an error.")
     assert all(isinstance(v, str) for v in w["memory FILE"]), w["memory FILE"]
 
 
 def test_every_communication_implementation_sums_1_and_2_to_3_and_nccl_falls_back_with_a_warning(nb):
-    nb.says("7ff857d0", "All three give the same sum. On this CPU-only machine they are the same "
-                        "algorithm: asking for NCCL gets a warning and the ring.")
-    rows = {name: rest for name, rest in re.findall(r"^(RING|NCCL|AUTO)\s+(.*)$", nb.text("78e28137"), re.M)}
+    nb.says("l07-comm-options-after",
+            "All three give the same sum. On this CPU-only machine they are the same "
+            "algorithm: asking for NCCL gets a warning and the ring.")
+    rows = {name: rest for name, rest in re.findall(r"^(RING|NCCL|AUTO)\s+(.*)$",
+                                                    nb.text("l07-comm-options"), re.M)}
     assert sorted(rows) == ["AUTO", "NCCL", "RING"], rows
     for name, rest in rows.items():
         assert rest.startswith("sum of 1 and 2 = 3..3,"), (name, rest)
-    if _without_gpu(nb, "78e28137"):
+    if _without_gpu(nb, "l07-comm-options"):
         assert re.search(r"TensorFlow warned: Enabled NCCL communication but no GPUs", rows["NCCL"]), rows
         assert "warned" not in rows["RING"] + rows["AUTO"], rows
 
 
 def test_keras_3_fit_fails_on_two_workers_converting_per_replica_values(nb):
-    nb.says("62da9357", "With several workers it fails today: Keras 3 receives the per-replica values of a "
-                        "multi-worker dataset and cannot convert them")
-    text = nb.text("1ead68c8")
+    nb.says("l07-fit-tf-keras-md",
+            "With several workers it fails today: Keras 3 receives the per-replica values of a "
+            "multi-worker dataset and cannot convert them")
+    text = nb.text("l07-keras3-fit")
     assert "Model.fit on 2 workers: fails with ValueError" in text and "PerReplica" in text, text
 
 
 def test_tf_keras_fit_runs_on_both_workers_with_the_same_log_and_the_same_weights(nb):
-    nb.says("db1ed252", "Both workers printed the same `fit` log.")
-    log = nb.text("97acef0a")
+    nb.says("l07-fit-workers-after", "Both workers printed the same `fit` log.")
+    log = nb.text("l07-fit-workers")
     assert log.count("tf.keras comes from the tf_keras package") == 2
     epochs = {i: re.findall(rf"^\[worker {i}\] \d+/\d+ - .*?(loss: [\d.]+ - accuracy: [\d.]+)", log, re.M)
               for i in (0, 1)}
     assert epochs[0] and epochs[0] == epochs[1], epochs
-    nb.says("db1ed252", "Again, the workers agree:")
-    sums = re.findall(r"worker \d: loss per epoch (\[.*?\]), sum of all weights (\S+)", nb.text("1f7e1c36"))
+    nb.says("l07-fit-workers-after", "Again, the workers agree:")
+    sums = re.findall(r"worker \d: loss per epoch (\[.*?\]), sum of all weights (\S+)",
+                      nb.text("l07-fit-agree"))
     assert len(sums) == 2 and sums[0] == sums[1], sums
 
 
 def test_after_worker_1_is_killed_both_workers_restart_and_resume_from_the_checkpoint_of_epoch_1(nb):
-    nb.says("cec2d273", "worker 1 was killed after epoch 1. Worker 0 then either failed by itself when its "
-                        "peer died (`peer failed`), or was still blocked in its all-reduce when the few "
-                        "seconds of grace ran out and was killed by the launcher (`peer stuck`)")
-    nb.says("cec2d273", "Both started again, and both resumed from epoch 1. The restarted workers trained "
-                        "only the epochs that were missing")
-    record = nb.text("967f3c6f")
+    nb.says("l07-fault-after",
+            "worker 1 was killed after epoch 1. Worker 0 then either failed by itself when its "
+            "peer died (`peer failed`), or was still blocked in its all-reduce when the few "
+            "seconds of grace ran out and was killed by the launcher (`peer stuck`)")
+    nb.says("l07-fault-after",
+            "Both started again, and both resumed from epoch 1. The restarted workers trained "
+            "only the epochs that were missing")
+    record = nb.text("l07-fault-run")
     assert "2 workers, 2 start(s)" in record
     worker_0 = re.findall(r"^ +[\d.]+ s  (peer failed: worker 0 exited with status 1|peer stuck: worker 0 was "
                           r"still blocked after [\d.]+ s: killed)", record, re.M)
@@ -164,8 +181,9 @@ def test_after_worker_1_is_killed_both_workers_restart_and_resume_from_the_check
     killed, ended, restarted, resumed_0, resumed_1, finished = (record.find(e) for e in events)
     assert -1 not in (killed, ended, restarted, resumed_0, resumed_1, finished), record[-900:]
     assert killed < ended < restarted < min(resumed_0, resumed_1) < max(resumed_0, resumed_1) < finished
-    assert "resumed from epoch: 1" in nb.text("71b900a6")
-    trained = re.findall(r"worker \d: started at epoch (\d+), trained (\d+) more", nb.text("71b900a6"))
+    assert "resumed from epoch: 1" in nb.text("l07-fault-resumed")
+    trained = re.findall(r"worker \d: started at epoch (\d+), trained (\d+) more",
+                         nb.text("l07-fault-resumed"))
     epochs = int(re.search(r"epoch \d+/(\d+)", record).group(1))
     assert trained == [("1", str(epochs - 1))] * 2, trained
 
@@ -178,12 +196,12 @@ def test_under_fit_backup_and_restore_resumes_both_workers_at_epoch_1_and_runs_o
     assert "2 workers, 2 start(s)" in record and "killed: worker 1 SIGKILLed after epoch 1" in record
     began = re.findall(r"worker \d: after the restart fit began at epoch (\d+) and ran (\d+) epochs",
                        nb.text("fit-ft-read"))
-    ft_epochs = int(re.search(r"epoch \d+/(\d+)", nb.text("967f3c6f")).group(1))
+    ft_epochs = int(re.search(r"epoch \d+/(\d+)", nb.text("l07-fault-run")).group(1))
     assert began == [("1", str(ft_epochs - 1))] * 2, began
 
 
 def _timeline(nb):
-    text = nb.text("1fd17b26")
+    text = nb.text("l07-eval-timeline")
     finished = {int(e): float(t) for t, e in re.findall(r"^ *([\d.-]+) s  the workers finished epoch (\d+)$",
                                                         text, re.M)}
     evaluated = [(int(e), float(a)) for e, a in
@@ -195,7 +213,8 @@ def _timeline(nb):
 
 
 def test_the_evaluator_sees_each_checkpoint_at_most_once_in_order_and_always_the_last_one(nb):
-    nb.says("fbb0f8fa", "It always sees the last one: it stops only after evaluating it.")
+    nb.says("l07-eval-timeline-after",
+            "It always sees the last one: it stops only after evaluating it.")
     finished, evaluated, summary = _timeline(nb)
     epochs = int(summary.group(6))
     seen = [e for e, _ in evaluated]
@@ -207,9 +226,11 @@ def test_the_evaluator_sees_each_checkpoint_at_most_once_in_order_and_always_the
 
 
 def test_the_evaluator_skips_epochs_only_when_an_epoch_is_shorter_than_an_evaluation_and_a_look(nb):
-    nb.says("fbb0f8fa", "Each time it looks (about once a second, and only between evaluations), it takes "
-                        "the newest checkpoint.")
-    nb.says("fbb0f8fa", "when an epoch takes less time than an evaluation, it skips epochs.")
+    nb.says("l07-eval-timeline-after",
+            "Each time it looks (about once a second, and only between evaluations), it takes "
+            "the newest checkpoint.")
+    nb.says("l07-eval-timeline-after",
+            "when an epoch takes less time than an evaluation, it skips epochs.")
     _, _, summary = _timeline(nb)
     shortest_epoch, longest_evaluation = float(summary.group(1)), float(summary.group(4))
     if summary.group(7) != "none":
@@ -217,8 +238,9 @@ def test_the_evaluator_skips_epochs_only_when_an_epoch_is_shorter_than_an_evalua
 
 
 def test_the_later_checkpoints_the_evaluator_saw_score_higher_than_the_first(nb):
-    nb.says("fbb0f8fa", "The later checkpoints it evaluated score higher than the first one it found, since "
-                        "training went on meanwhile.")
+    nb.says("l07-eval-timeline-after",
+            "The later checkpoints it evaluated score higher than the first one it found, since "
+            "training went on meanwhile.")
     _, evaluated, _ = _timeline(nb)
     assert len(evaluated) >= 2, f"the evaluator saw only {evaluated}: nothing to compare"
     first = evaluated[0][1]

@@ -21,9 +21,9 @@ def _accuracies(text):
 
 
 def test_every_scheduled_step_ran_once_and_the_split_is_printed_against_an_even_one(nb):
-    nb.says("51c02e4b", "Every scheduled step ran once.")
-    nb.says("51c02e4b", "an even split (half of the steps each) comes only by chance")
-    text = nb.text("46100796")
+    nb.says("l08-async-run-after", "Every scheduled step ran once.")
+    nb.says("l08-async-run-after", "an even split (half of the steps each) comes only by chance")
+    text = nb.text("l08-steps-per-worker")
     ran, done, scheduled, even = re.search(
         r"steps each worker ran: (\{.*?\}); (\d+) of the (\d+) scheduled \(an even split would be (\d+) each\)",
         text).groups()
@@ -33,9 +33,10 @@ def test_every_scheduled_step_ran_once_and_the_split_is_printed_against_an_even_
 
 
 def test_the_loss_fell_and_the_last_rounds_test_accuracy_beats_the_first(nb):
-    nb.says("51c02e4b", "The loss fell, and the test accuracy after the last round is higher than after the "
-                        "first")
-    text = nb.text("46100796")
+    nb.says("l08-async-run-after",
+            "The loss fell, and the test accuracy after the last round is higher than after the "
+            "first")
+    text = nb.text("l08-steps-per-worker")
     first, last = (float(x) for x in re.search(
         r"mean loss of the first 10 steps ([\d.]+), of the last 10 steps ([\d.]+)", text).groups())
     assert last < first, (first, last)
@@ -44,11 +45,14 @@ def test_the_loss_fell_and_the_last_rounds_test_accuracy_beats_the_first(nb):
 
 
 def test_without_a_partitioner_the_variables_are_dealt_out_in_turn_and_one_server_holds_every_kernel(nb):
-    nb.says("51c02e4b", "Without a partitioner, each variable lives whole on one parameter server, and the "
-                        "variables are dealt out to the servers in turn, in the order the model created "
-                        "them: kernel, bias, kernel, bias.")
-    nb.says("51c02e4b", "With two servers, one of them got every kernel, and with them nearly all the values")
-    rows = re.findall(r"^ps (\d) holds (\d+) variables, ([\d,]+) values: (.*)$", nb.text("9f0a3d5b"), re.M)
+    nb.says("l08-async-run-after",
+            "Without a partitioner, each variable lives whole on one parameter server, and the "
+            "variables are dealt out to the servers in turn, in the order the model created "
+            "them: kernel, bias, kernel, bias.")
+    nb.says("l08-async-run-after",
+            "With two servers, one of them got every kernel, and with them nearly all the values")
+    rows = re.findall(r"^ps (\d) holds (\d+) variables, ([\d,]+) values: (.*)$",
+                      nb.text("l08-placement"), re.M)
     assert [r[0] for r in rows] == ["0", "1"], rows
     server = {v: ps for ps, _, _, held in rows for v in held.split(", ")}
     order = list(_placement(nb))  # the model's variables in the order they were created
@@ -61,10 +65,12 @@ def test_without_a_partitioner_the_variables_are_dealt_out_in_turn_and_one_serve
 
 
 def test_the_coordinator_noticed_the_killed_worker_and_ran_every_step_on_the_other(nb):
-    nb.says("c3e51901", "The first step sent to worker 1 fails, and the coordinator sends it again to worker 0.")
-    nb.says("35991230", "Training did not stop: every scheduled step ran, the rounds after the kill ran on "
-                        "worker 0 alone")
-    text = nb.text("68e3e976")
+    nb.says("l08-worker-dies-md",
+            "The first step sent to worker 1 fails, and the coordinator sends it again to worker 0.")
+    nb.says("l08-worker-dies-after",
+            "Training did not stop: every scheduled step ran, the rounds after the kill ran on "
+            "worker 0 alone")
+    text = nb.text("l08-worker-dies-rounds")
     assert "killed: worker 1 SIGKILLed after round 1" in text
     ran, scheduled = re.search(r"steps that ran: (\d+) of the (\d+) scheduled", text).groups()
     assert ran == scheduled, text
@@ -74,9 +80,11 @@ def test_the_coordinator_noticed_the_killed_worker_and_ran_every_step_on_the_oth
 
 
 def test_after_the_kill_the_loss_kept_falling(nb):
-    nb.says("35991230", "the loss kept falling (the last round's mean loss is below that of round 2, the "
-                        "first without worker 1)")
-    losses = [float(x) for x in re.findall(r"round \d+: .*?mean loss ([\d.]+)", nb.text("68e3e976"))]
+    nb.says("l08-worker-dies-after",
+            "the loss kept falling (the last round's mean loss is below that of round 2, the "
+            "first without worker 1)")
+    losses = [float(x) for x in re.findall(r"round \d+: .*?mean loss ([\d.]+)",
+                                           nb.text("l08-worker-dies-rounds"))]
     assert losses[-1] < losses[1] < losses[0], losses
 
 
@@ -88,15 +96,16 @@ def test_the_partitioner_keeps_1024_numbers_whole_and_cuts_one_more_into_two(nb)
 
 
 def test_keras_3_fails_on_a_sharded_variable_before_any_step(nb):
-    nb.says("f5dfd349", "With Keras 3 it fails at the first step: no step ran.")
-    nb.says("f5dfd349", "the gradient tape cannot take the gradient of the Keras variable as a whole (it has "
-                        "no single `handle`)")
-    text = nb.text("1f49037c")
+    nb.says("l08-sharded-keras3-after", "With Keras 3 it fails at the first step: no step ran.")
+    nb.says("l08-sharded-keras3-after",
+            "the gradient tape cannot take the gradient of the Keras variable as a whole (it has "
+            "no single `handle`)")
+    text = nb.text("l08-sharded-keras3")
     assert re.match(r"0 steps ran; .*'ShardedVariable' object has no attribute 'handle'", text), text
 
 
 def _placement(nb):
-    rows = re.findall(r"^(\S+)\s+(\d+) shard\(s\): (.*)$", nb.text("f55207bf"), re.M)
+    rows = re.findall(r"^(\S+)\s+(\d+) shard\(s\): (.*)$", nb.text("l08-shards"), re.M)
     placed = {}
     for variable, count, where in rows:
         parts = [(ast.literal_eval(shape), int(ps)) for shape, ps in re.findall(r"(\[[\d, ]+\]) on ps (\d)", where)]
@@ -106,8 +115,9 @@ def _placement(nb):
 
 
 def test_the_large_kernels_are_cut_in_two_along_their_first_axis_one_shard_per_server(nb):
-    nb.says("77fb1302", "The large kernels are cut in two along their first axis, one shard per parameter "
-                        "server. Variables of at most `SHARD_BYTES` stay whole")
+    nb.says("l08-shards-after",
+            "The large kernels are cut in two along their first axis, one shard per parameter "
+            "server. Variables of at most `SHARD_BYTES` stay whole")
     shard_bytes = int(re.search(r"SHARD_BYTES = (\d+)", nb.cell("ps-partitioner").source).group(1))
     placed = _placement(nb)
     cut = {v: parts for v, parts in placed.items() if len(parts) > 1}
@@ -124,16 +134,18 @@ def test_the_large_kernels_are_cut_in_two_along_their_first_axis_one_shard_per_s
 
 
 def test_training_the_shards_works_the_last_rounds_accuracy_beats_the_first(nb):
-    nb.says("77fb1302", "Training the shards works: the test accuracy after the last round is higher than "
-                        "after the first, as in the run without partitioning.")
-    accuracy = _accuracies(nb.text("f55207bf"))
+    nb.says("l08-shards-after",
+            "Training the shards works: the test accuracy after the last round is higher than "
+            "after the first, as in the run without partitioning.")
+    accuracy = _accuracies(nb.text("l08-shards"))
     assert accuracy[-1] > accuracy[0], accuracy
 
 
 def test_mirrored_keeps_a_copy_per_replica_and_central_storage_one_copy(nb):
-    nb.says("10222896", "Both have 2 replicas. The mirrored variable has a copy per replica; the central one "
-                        "has one copy.")
-    text = nb.text("7b0cbb88")
+    nb.says("l08-central-vars-after",
+            "Both have 2 replicas. The mirrored variable has a copy per replica; the central one "
+            "has one copy.")
+    text = nb.text("l08-central-vars")
     mirrored = re.search(r"MirroredStrategy +(\d) replicas; variable type (\w+), stored on (\[.*?\])", text)
     central = re.search(r"CentralStorageStrategy +(\d) replicas; variable type (\w+), stored on (\[.*?\])", text)
     assert mirrored.group(1) == central.group(1) == "2"
@@ -141,7 +153,7 @@ def test_mirrored_keeps_a_copy_per_replica_and_central_storage_one_copy(nb):
 
 
 def _central(nb):
-    text = nb.text("b23ac482")
+    text = nb.text("l08-central-metrics")
     number = {name: float(re.search(pattern, text).group(1)) for name, pattern in {
         "reported": r"test accuracy that fit reported under CentralStorageStrategy: ([\d.]+)",
         "checked": r"the same weights, evaluated with no strategy: +([\d.]+)",
@@ -153,33 +165,39 @@ def _central(nb):
 
 
 def test_central_storage_training_metrics_read_nan_once_the_doubled_sums_overflow(nb):
-    nb.says("8fc08ca3", "Under `CentralStorageStrategy`, every metric that Keras 3.15 reports is wrong, the "
-                        "validation's too")
-    nb.says("8fc08ca3", "they become `inf`, and inf / inf is the `nan` that `fit` printed.")
+    nb.says("l08-central-metrics-after",
+            "Under `CentralStorageStrategy`, every metric that Keras 3.15 reports is wrong, the "
+            "validation's too")
+    nb.says("l08-central-metrics-after",
+            "they become `inf`, and inf / inf is the `nan` that `fit` printed.")
     text, _ = _central(nb)
     assert "training loss and accuracy that fit reported in its last epoch: nan nan" in text, text
 
 
 def test_the_validation_counted_more_than_1e25_examples_for_the_10000_in_79_batches(nb):
-    nb.says("8fc08ca3", "the validation's accuracy metric counted not 10,000 test examples but more than "
-                        "10<sup>25</sup>, as printed above.")
-    nb.says("8fc08ca3", "The validation's 79 batches stay finite")
+    nb.says("l08-central-metrics-after",
+            "the validation's accuracy metric counted not 10,000 test examples but more than "
+            "10<sup>25</sup>, as printed above.")
+    nb.says("l08-central-metrics-after", "The validation's 79 batches stay finite")
     _, n = _central(nb)
     assert n["examples"] == 10_000 and n["batches"] == 79, n
     assert n["counted"] > 1e25, n
 
 
 def test_fits_validation_accuracy_is_the_plain_models_with_batch_k_weighing_half_to_the_k(nb):
-    nb.says("8fc08ca3", "Weight the plain model's batches the same way and you get the number `fit` "
-                        "reported; count every test example once and you get the true test accuracy")
+    nb.says("l08-central-metrics-after",
+            "Weight the plain model's batches the same way and you get the number `fit` "
+            "reported; count every test example once and you get the true test accuracy")
     _, n = _central(nb)
     assert abs(n["reported"] - n["weighted"]) <= 0.0015, n  # equal to the 3 decimals printed
-    off = re.search(r"evaluated with no strategy: +[\d.]+ \(off by ([+-][\d.]+)\)", nb.text("b23ac482"))
+    off = re.search(r"evaluated with no strategy: +[\d.]+ \(off by ([+-][\d.]+)\)",
+                    nb.text("l08-central-metrics"))
     assert abs(float(off.group(1)) - (n["reported"] - n["checked"])) <= 0.0015, off.group(0)
 
 
 def test_the_weights_trained_under_central_storage_classify_more_than_85_percent_correctly(nb):
-    nb.says("8fc08ca3", "The training itself is right: the same weights, evaluated with no strategy, "
-                        "classify more than 85% of the test images correctly.")
+    nb.says("l08-central-metrics-after",
+            "The training itself is right: the same weights, evaluated with no strategy, "
+            "classify more than 85% of the test images correctly.")
     _, n = _central(nb)
     assert n["checked"] > 0.85, n

@@ -1,10 +1,6 @@
-"""Lesson 9: one process of a Keras 3 ``fit`` across processes, on JAX, under DataParallel.
-
-Every process runs this same file. ``tfdist_edu.keras_jax.run_workers`` starts it, giving each
-process one CPU device and the three variables ``keras.distribution.initialize()`` reads:
-KERAS_DISTRIBUTION_JOB_ADDRESSES (the coordinator, process 0), KERAS_DISTRIBUTION_NUM_PROCESSES
-and KERAS_DISTRIBUTION_PROCESS_ID, the only one that differs.
-"""
+# Generated from the cell 'l9-worker-script' of notebooks/09_keras_distribution.ipynb by scripts/lesson_scripts.py:
+# edit the lesson, not this file.
+"""Lesson 9: one process of a Keras 3 fit across processes, on JAX, under DataParallel."""
 import argparse
 import hashlib
 
@@ -13,11 +9,11 @@ import jax
 # (1) CPU devices of different processes exchange data through gloo; set it before JAX starts.
 jax.config.update("jax_cpu_collectives_implementation", "gloo")
 
-import keras  # noqa: E402  (KERAS_BACKEND=jax comes from the launcher)
-import numpy as np  # noqa: E402
+import keras
+import numpy as np
 
-from tfdist_edu import models, worker  # noqa: E402
-from tfdist_edu.keras_jax import arrays  # noqa: E402
+from tfdist_edu import models, worker
+from tfdist_edu.keras_jax import arrays
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--epochs", type=int, default=2)

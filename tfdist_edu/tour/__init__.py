@@ -21,7 +21,7 @@ from tfdist_edu import settings
 from tfdist_edu.tour.arms import JIT_COMPILE, RUNS
 from tfdist_edu.tour.blocks import BlockData
 from tfdist_edu.tour import reading, slowdowns
-from tfdist_edu.tour.others import OtherLoad
+from tfdist_edu.other_load import OtherLoad
 
 # Each epoch is run as 8 blocks per arm (about 1 s each on 2 CPU cores), the arms alternating:
 # a round of four blocks is shorter than the 2-15 s stretches in which the whole machine ran
