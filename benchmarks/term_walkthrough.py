@@ -30,7 +30,7 @@ from tfdist_instructor import REPO_ROOT
 from tfdist_instructor.grading import sandbox
 from tfdist_instructor.sample_class import planting
 from tfdist_instructor.sample_class.downloads import EXERCISE, make_class
-from tfdist_edu.tour.others import SampledLoad
+from tfdist_edu.other_load import SampledLoad
 
 POLICY = "deadline = 2026-03-02T23:59:00Z\nlate_penalty = 0.10\nlate_limit_days = 5\n[extensions]\ns1005 = 2\n"
 PLANTED = ("s1004", "q3-answer", "2 * (n - 1) / n * size_bytes / bandwidth", "size_bytes / bandwidth")
