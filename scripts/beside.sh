@@ -15,15 +15,20 @@ setsid bash -c '
     failed=0
     for command in "$@"; do
         echo "==== $command"
+        start=$SECONDS
         bash -c "$command" || { echo "failed (exit $?): $command"; failed=1; }
+        echo "==== took $((SECONDS - start)) s: $command"
     done
     exit "$failed"' beside "$@" > "$log" 2>&1 &
 pid=$!
 trap 'kill -TERM -- "-$pid" 2>/dev/null' EXIT
+start=$SECONDS
 bash -c "$foreground"
 front=$?
+echo "---- the foreground run took $((SECONDS - start)) s; waiting for the background runs"
 wait "$pid"
 back=$?
+echo "---- everything beside each other took $((SECONDS - start)) s"
 trap - EXIT
 echo "---- $log (the background runs)"
 cat "$log"

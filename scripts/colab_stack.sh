@@ -8,9 +8,9 @@
 # debootstrap or bubblewrap cannot be installed, it says so in one line and runs on the
 # stand-in: .venv-colab/ on the Python we have (3.11), labelled as such (COLAB_STANDIN=1 asks
 # for the stand-in).
-# Then (a stamp per step skips what already happened): a venv with Colab's pins from
-# scripts/colab_pins.txt, the tools nbval needs, then the course's dependencies installed the
-# way the Colab setup cell installs them. Then runs tests/colab and the notebooks there.
+# Then (a stamp per step skips what already happened; COLAB_STAGE, below, stops early): a venv
+# with Colab's pins from scripts/colab_pins.txt, the tools nbval needs, then the course's
+# dependencies installed the way the Colab setup cell installs them. Then runs tests/colab and the notebooks there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CHECKOUT=$PWD
@@ -43,6 +43,11 @@ elif ! need bwrap bubblewrap; then
 elif [ ! -e "$COLAB_ROOT/.made" ] && ! { need debootstrap debootstrap && [ -e /usr/share/debootstrap/scripts/$SUITE ]; }; then
     standin "no debootstrap that knows $SUITE, and apt-get could not install one"
 fi
+
+# COLAB_STAGE=tools: only install what the stage needs from Debian (apt-get, which one process
+# at a time may run), so the rest can be prepared beside other installs; COLAB_STAGE=prepare:
+# make the root and its venv, then stop; unset: prepare what is missing, then run the tests.
+[ "${COLAB_STAGE:-}" = tools ] && exit 0
 
 if [ "$MODE" = root ]; then
     if [ ! -e "$COLAB_ROOT/.made" ]; then
@@ -131,6 +136,7 @@ if [ ! "$STAMP/.deps-installed" -nt pyproject.toml ] || [ ! "$STAMP/.deps-instal
 fi
 
 echo "Colab stage: Python $("${PY[@]}" -c 'import platform; print(platform.python_version())') ($LABEL)"
+[ "${COLAB_STAGE:-}" = prepare ] && exit 0
 # COLAB_TARGETS narrows the run (make test, within CI's time, runs the lessons only).
 # PYDEVD_DISABLE_FILE_VALIDATION: Colab's ipykernel imports debugpy, which warns about Python
 # 3.13's frozen modules at every start.
