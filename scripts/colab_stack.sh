@@ -49,6 +49,16 @@ fi
 # make the root and its venv, then stop; unset: prepare what is missing, then run the tests.
 [ "${COLAB_STAGE:-}" = tools ] && exit 0
 
+# One run at a time per root (or stand-in venv): a second one waits, saying so, rather than
+# building or installing into the same folder at the same moment.
+LOCK=$([ "$MODE" = root ] && echo "$COLAB_ROOT.lock" || echo "$CHECKOUT/.venv-colab.lock")
+mkdir -p "$(dirname "$LOCK")"
+exec 9> "$LOCK"
+if ! flock -n 9; then
+    echo "Colab stage: another run holds $LOCK; waiting for it to end"
+    flock 9
+fi
+
 if [ "$MODE" = root ]; then
     if [ ! -e "$COLAB_ROOT/.made" ]; then
         echo "Colab stage: making the Debian 13 root in $COLAB_ROOT (debootstrap, once)"
