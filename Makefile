@@ -55,16 +55,17 @@ demo: $(VENV)/.course-installed
 	$(BIN)/tfdist-edu tour --out tour-report
 
 # The installs, with the Colab stage's Debian 13 root and venv made beside them (downloads,
-# mostly; apt-get first, alone). Every lesson and solution under nbval in normal mode, as
-# students run them, alone (their timings are claims): on the real Fashion-MNIST that the
-# install stamp put in place (SVHN offline: its labelled stand-in), leaving executed copies in
-# build/executed/. Then the unit tests (fast mode) in two runs side by side, as the unit tests
-# leave a core idle much of the time (CI has 60 minutes): in the foreground the instructor
-# tooling (its site tests build the course website from those copies; all grading, whose
-# sandboxes share one process limit, and both Slurm users stay in this one run) and the Slurm
-# recipes; in the background every lesson again, fast, on Colab's Python and package versions
-# and the stand-ins (`make colab-test` adds the solutions), then the other unit tests (the tour
-# and the local clusters among them), their log printed at the end. Each run prints its time.
+# mostly; apt-get first, alone). Every lesson under nbval in normal mode, as students run them,
+# alone (their timings are claims): on the real Fashion-MNIST that the install stamp put in
+# place, leaving executed copies in build/executed/. Then the unit tests (fast mode) in two
+# runs side by side, as the unit tests leave a core idle much of the time (CI has 60 minutes):
+# in the foreground the instructor tooling (its site tests build the course website from those
+# copies; all grading, whose sandboxes share one process limit, and both Slurm users stay in
+# this one run; the grading tests run every solution through the grader) and the Slurm
+# recipes; in the background every lesson and solution again, fast, on Colab's Python and
+# package versions and the stand-ins (the solutions claim no timing, so they run there rather
+# than alone), then the other unit tests (the tour and the local clusters among them), their
+# log printed at the end. Each run prints its time.
 FOREGROUND_TESTS := tests/instructor tests/slurm
 test:
 	PYTHON=$(PYTHON) COLAB_STAGE=tools scripts/colab_stack.sh
@@ -72,10 +73,10 @@ test:
 		"PYTHON=$(PYTHON) COLAB_STAGE=prepare scripts/colab_stack.sh"
 	rm -rf build/executed
 	TFDIST_EDU_EXECUTED_DIR=build/executed \
-		$(BIN)/python -m pytest notebooks solutions --nbval-lax --durations=25 $(PYTEST_ARGS)
+		$(BIN)/python -m pytest notebooks --nbval-lax --durations=25 $(PYTEST_ARGS)
 	scripts/beside.sh build/background-tests.log \
 		"TFDIST_EDU_EXECUTED_DIR=build/executed $(BIN)/python -m pytest $(FOREGROUND_TESTS) $(PYTEST_ARGS)" \
-		"COLAB_TARGETS='tests/colab notebooks' PYTHON=$(PYTHON) scripts/colab_stack.sh $(PYTEST_ARGS)" \
+		"PYTHON=$(PYTHON) scripts/colab_stack.sh --durations=15 $(PYTEST_ARGS)" \
 		"TFDIST_EDU_EXECUTED_DIR=build/executed $(BIN)/python -m pytest tests \
 			$(foreach t,$(FOREGROUND_TESTS),--ignore=$(t)) $(PYTEST_ARGS)"
 
