@@ -294,7 +294,7 @@ def test_the_timed_calls_do_not_wait_for_the_autotuning_threads_wake_ups(lesson)
     run = lesson(STEM)
     run.says("l01-fair-md", "tf.data's autotuning is off for the timed data. Its tuning thread wakes "
                             "10 ms after a pipeline starts, then after 20 ms, 40 ms and so on")
-    assert "no_autotune.autotune.enabled = False" in run.cell("l01-fair-code").source
+    assert "no_autotune.autotune.enabled = False" in run.cell("l01-fair-arms").source
     assert ".with_options(no_autotune)" in run.cell("l01-tracing").source
     wake_ups = [0.01 * (2 ** k - 1) for k in range(8, 13)]  # 2.55, 5.11, 10.23, 20.47, 40.95 s
     # The default strategy reads the timed data as it is; the other strategies feed their replicas

@@ -165,11 +165,11 @@ TARGET = 0.15  # cost_model.TARGET_ERROR, printed by the lesson beside its error
 def test_the_out_of_sample_error_on_cpu_time_is_below_the_target_and_no_prediction_is_negative(five):
     five.says("byhand-37", "In the run stored with this lesson it is below the course's target "
                            "printed beside it, and no prediction is below zero")
-    text = five.text("byhand-35")
+    text = five.text("l05-prediction-table")
     assert f"the course aims below {TARGET:.0%}" in text
-    error = five.number("byhand-35", r"out of sample ([\d.]+)% \(cpu time")
+    error = five.number("l05-prediction-table", r"out of sample ([\d.]+)% \(cpu time")
     assert error < 100 * TARGET, f"median out-of-sample error {error}% of CPU time"
-    assert five.number("byhand-35", r"smallest prediction (-?[\d.]+) ms") > 0
+    assert five.number("l05-prediction-table", r"smallest prediction (-?[\d.]+) ms") > 0
     table = re.findall(r"^\s*\d\s+\d+\s+([\d.]+)\s+(-?[\d.]+) \(.*?\)\s+(-?[\d.]+) \(.*?\)\s+(-?[\d.]+) \(",
                        text, flags=re.M)
     assert len(table) == 9 and all(float(v) > 0 for row in table for v in row)
@@ -177,7 +177,7 @@ def test_the_out_of_sample_error_on_cpu_time_is_below_the_target_and_no_predicti
 
 def test_the_sentence_on_the_bounds_follows_the_count_of_steps_between_them(five):
     five.says("byhand-37", "The line above counts them and says what the count means.")
-    between = five.number("byhand-35", r"measured steps between the two: (\d+) of 9")
+    between = five.number("l05-prediction-table", r"measured steps between the two: (\d+) of 9")
     text = five.text("byhand-36")
     assert f"{between:.0f} of 9 measured steps lie between the lower bound and the sum" in text
     if between >= 4.5:
