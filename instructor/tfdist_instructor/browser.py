@@ -54,23 +54,41 @@ class HeadlessChromium:
 
     def send(self, method, session=None, timeout=30, **params):
         """Send one command and return its result; events that arrive meanwhile go to ``events``."""
-        self._last_id += 1
-        message = {"id": self._last_id, "method": method, "params": params}
-        if session:
-            message["sessionId"] = session
-        os.write(self._commands, json.dumps(message).encode() + b"\0")
-        deadline = time.monotonic() + timeout
-        while True:
-            reply = self._receive(deadline)
-            if reply.get("id") == self._last_id:
-                if "error" in reply:
-                    raise RuntimeError(f"{method} failed: {reply['error']}")
-                return reply["result"]
-            self.events.append(reply)
+        return self.send_each([(method, session, params)], timeout)[0]
 
-    def open_offline_tab(self):
-        """A new tab with the network cut and its events recorded: returns (target, session)."""
-        target = self.send("Target.createTarget", url="about:blank")["targetId"]
+    def send_each(self, commands, timeout=30):
+        """Send (method, session, params) commands at once and return their results in order.
+
+        Commands to different tabs run at the same time, each in its tab's renderer; events that
+        arrive meanwhile go to ``events``. The first error reply raises RuntimeError.
+        """
+        waiting = {}
+        for method, session, params in commands:
+            self._last_id += 1
+            waiting[self._last_id] = method
+            message = {"id": self._last_id, "method": method, "params": params}
+            if session:
+                message["sessionId"] = session
+            os.write(self._commands, json.dumps(message).encode() + b"\0")
+        results = {}
+        deadline = time.monotonic() + timeout
+        while len(results) < len(waiting):
+            reply = self._receive(deadline)
+            if reply.get("id") in waiting:
+                if "error" in reply:
+                    raise RuntimeError(f"{waiting[reply['id']]} failed: {reply['error']}")
+                results[reply["id"]] = reply["result"]
+            else:
+                self.events.append(reply)
+        return [results[command_id] for command_id in waiting]
+
+    def open_offline_tab(self, window=False):
+        """A new tab with the network cut and its events recorded: returns (target, session).
+
+        ``window=True`` opens it in a window of its own, so it stays visible (not a background
+        tab, which Chromium hides and throttles) while other tabs are open at the same time.
+        """
+        target = self.send("Target.createTarget", url="about:blank", newWindow=window)["targetId"]
         session = self.send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
         for domain in ("Runtime", "Log", "Network", "Page"):
             self.send(f"{domain}.enable", session)

@@ -11,6 +11,7 @@ import os
 import shutil
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from tfdist_instructor import REPO_ROOT
@@ -135,12 +136,13 @@ def export_deck(nb, name, out_dir):
     return path
 
 
-def build_all(out_dir="build/slides", decks=None, verbose=False):
+def build_all(out_dir="build/slides", decks=None, verbose=False, jobs=1):
     """Execute and convert the decks into ``out_dir``; return the built HTML paths in course order.
 
     ``decks`` selects decks as in ``deck_paths``. reveal.js is copied into ``out_dir`` first, so the
     folder is complete on its own: copy it anywhere and open a deck from a file:// URL.
-    ``verbose`` prints each deck's path and build time as it is done.
+    ``verbose`` prints each deck's path and build time as it is done. ``jobs`` decks are built at
+    once, each in its own kernel; the default, one, keeps a deck's timings (deck 4's) its own.
     """
     notebooks = deck_paths(decks)
     if not notebooks:
@@ -148,13 +150,19 @@ def build_all(out_dir="build/slides", decks=None, verbose=False):
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     vendor_reveal(out)
-    built = []
-    for notebook in notebooks:
-        start = time.perf_counter()
-        built.append(export_deck(execute_deck(notebook), notebook.stem, out))
-        if verbose:
-            print(f"{built[-1]}  ({time.perf_counter() - start:.0f} s)", flush=True)
-    return built
+    if jobs == 1:
+        return [_build_deck(notebook, out, verbose) for notebook in notebooks]
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(lambda notebook: _build_deck(notebook, out, verbose), notebooks))
+
+
+def _build_deck(notebook, out, verbose):
+    """Execute and convert one deck into ``out``; return its HTML path."""
+    start = time.perf_counter()
+    path = export_deck(execute_deck(notebook), notebook.stem, out)
+    if verbose:
+        print(f"{path}  ({time.perf_counter() - start:.0f} s)", flush=True)
+    return path
 
 
 def add_cli(subparsers):

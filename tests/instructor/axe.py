@@ -26,14 +26,21 @@ def source():
 
 def run(browser, session, axe_source, context="document"):
     """Inject axe into the open page and return its violations (a list of axe result dicts)."""
-    if not browser.evaluate(session, "typeof axe !== 'undefined'"):
-        browser.send("Runtime.evaluate", session, expression=axe_source)
+    return run_each(browser, [session], axe_source, context)[0]
+
+
+def run_each(browser, sessions, axe_source, context="document"):
+    """``run`` in several open pages at once (each tab's renderer runs its own axe): their violations."""
+    missing = [session for session in sessions if not browser.evaluate(session, "typeof axe !== 'undefined'")]
+    browser.send_each([("Runtime.evaluate", session, {"expression": axe_source}) for session in missing])
     options = json.dumps({"resultTypes": ["violations"], "runOnly": {"type": "tag", "values": WCAG_21_AA}})
-    reply = browser.send("Runtime.evaluate", session, timeout=120, awaitPromise=True, returnByValue=True,
-                         expression=f"axe.run({context}, {options}).then(r => r.violations)")
-    if "exceptionDetails" in reply:
-        raise RuntimeError(f"axe failed: {reply['exceptionDetails']}")
-    return reply["result"]["value"]
+    run = {"awaitPromise": True, "returnByValue": True,
+           "expression": f"axe.run({context}, {options}).then(r => r.violations)"}
+    replies = browser.send_each([("Runtime.evaluate", session, run) for session in sessions], timeout=120)
+    for reply in replies:
+        if "exceptionDetails" in reply:
+            raise RuntimeError(f"axe failed: {reply['exceptionDetails']}")
+    return [reply["result"]["value"] for reply in replies]
 
 
 def blocking(violations):

@@ -17,6 +17,7 @@ from test_site import _pages
 from test_slides import DECKS
 
 PRINT_VIEW = "?print-pdf&showNotes=true"
+TABS_AT_ONCE = 2  # site pages audited at once: one axe keeps one of CI's two cores busy
 
 
 @pytest.fixture(scope="module")
@@ -44,13 +45,29 @@ def test_deck_has_no_serious_or_critical_axe_violation(built_decks, browser, axe
         assert not found, f"{page.name}{view}:\n" + "\n".join(axe.summary(found))
 
 
+def _audit_together(browser, urls, axe_source):
+    """``_audit`` of pages without reveal.js, open at once in tabs of their own, so axe runs in
+    each tab's renderer at the same time: a list of each page's blocking violations."""
+    tabs = [browser.open_offline_tab(window=True) for _ in urls]
+    try:
+        browser.send_each([("Page.navigate", session, {"url": url}) for url, (_, session) in zip(urls, tabs)])
+        for url, (_, session) in zip(urls, tabs):
+            browser.wait_until(session, "document.readyState === 'complete'", f"{url} did not load")
+        return [axe.blocking(found) for found in axe.run_each(browser, [s for _, s in tabs], axe_source)]
+    finally:
+        for target, _ in tabs:
+            browser.send("Target.closeTarget", targetId=target)
+
+
 def test_every_site_page_has_no_serious_or_critical_axe_violation(built_site, browser, axe_source):
     root, _ = built_site
     failing = {}
-    for page in _pages(root):
-        found = _audit(browser, page.as_uri(), axe_source, reveal=False)
-        if found:
-            failing[str(page.relative_to(root))] = axe.summary(found)
+    pages = _pages(root)
+    for start in range(0, len(pages), TABS_AT_ONCE):
+        batch = pages[start:start + TABS_AT_ONCE]
+        for page, found in zip(batch, _audit_together(browser, [p.as_uri() for p in batch], axe_source)):
+            if found:
+                failing[str(page.relative_to(root))] = axe.summary(found)
     assert not failing, "\n".join(f"{page}:\n  " + "\n  ".join(lines) for page, lines in failing.items())
 
 
