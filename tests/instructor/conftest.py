@@ -56,8 +56,8 @@ def site_tour(tmp_path_factory):
     folder = tmp_path_factory.mktemp("tour") / "tour"
     with open(folder.parent / "tour.log", "w") as log:
         process = subprocess.Popen([sys.executable, "-m", "tfdist_edu.cli", "tour", "--epochs", "1", "--out",
-                                    str(folder)], env={**os.environ, "TFDIST_EDU_FAST": "1", "TFDIST_EDU_DATA": "synthetic"},
-                                   stdout=subprocess.DEVNULL, stderr=log)
+                                    str(folder)], stdout=subprocess.DEVNULL, stderr=log,
+                                   env={**os.environ, "TFDIST_EDU_FAST": "1", "TFDIST_EDU_DATA": "synthetic"})
     yield process, folder
     if process.poll() is None:
         process.kill()

@@ -25,38 +25,29 @@ def axe_source():
     return axe.source()
 
 
-def _audit(browser, url, axe_source, reveal):
-    target, session = browser.open_offline_tab()
-    try:
-        browser.send("Page.navigate", session, url=url)
-        browser.wait_until(session, "document.readyState === 'complete'", f"{url} did not load")
-        if reveal:
-            browser.wait_until(session, "typeof Reveal !== 'undefined' && Reveal.isReady()", f"{url}: no reveal.js")
-        return axe.blocking(axe.run(browser, session, axe_source))
-    finally:
-        browser.send("Target.closeTarget", targetId=target)
-
-
-@pytest.mark.parametrize("index", range(len(DECKS)), ids=[deck.stem for deck in DECKS])
-def test_deck_has_no_serious_or_critical_axe_violation(built_decks, browser, axe_source, index):
-    page = built_decks[index]
-    for view in ("", PRINT_VIEW):
-        found = _audit(browser, page.as_uri() + view, axe_source, reveal=True)
-        assert not found, f"{page.name}{view}:\n" + "\n".join(axe.summary(found))
-
-
-def _audit_together(browser, urls, axe_source):
-    """``_audit`` of pages without reveal.js, open at once in tabs of their own, so axe runs in
-    each tab's renderer at the same time: a list of each page's blocking violations."""
+def _audit(browser, urls, axe_source, reveal):
+    """Each page's serious and critical axe violations, the pages open at once in windows of their
+    own (visible, not background tabs), so axe runs in each page's renderer at the same time."""
     tabs = [browser.open_offline_tab(window=True) for _ in urls]
     try:
         browser.send_each([("Page.navigate", session, {"url": url}) for url, (_, session) in zip(urls, tabs)])
         for url, (_, session) in zip(urls, tabs):
             browser.wait_until(session, "document.readyState === 'complete'", f"{url} did not load")
+            if reveal:
+                browser.wait_until(session, "typeof Reveal !== 'undefined' && Reveal.isReady()",
+                                   f"{url}: no reveal.js")
         return [axe.blocking(found) for found in axe.run_each(browser, [s for _, s in tabs], axe_source)]
     finally:
         for target, _ in tabs:
             browser.send("Target.closeTarget", targetId=target)
+
+
+@pytest.mark.parametrize("index", range(len(DECKS)), ids=[deck.stem for deck in DECKS])
+def test_deck_has_no_serious_or_critical_axe_violation(built_decks, browser, axe_source, index):
+    page = built_decks[index]
+    views = ("", PRINT_VIEW)
+    for view, found in zip(views, _audit(browser, [page.as_uri() + view for view in views], axe_source, reveal=True)):
+        assert not found, f"{page.name}{view}:\n" + "\n".join(axe.summary(found))
 
 
 def test_every_site_page_has_no_serious_or_critical_axe_violation(built_site, browser, axe_source):
@@ -65,7 +56,7 @@ def test_every_site_page_has_no_serious_or_critical_axe_violation(built_site, br
     pages = _pages(root)
     for start in range(0, len(pages), TABS_AT_ONCE):
         batch = pages[start:start + TABS_AT_ONCE]
-        for page, found in zip(batch, _audit_together(browser, [p.as_uri() for p in batch], axe_source)):
+        for page, found in zip(batch, _audit(browser, [p.as_uri() for p in batch], axe_source, reveal=False)):
             if found:
                 failing[str(page.relative_to(root))] = axe.summary(found)
     assert not failing, "\n".join(f"{page}:\n  " + "\n  ".join(lines) for page, lines in failing.items())
