@@ -61,12 +61,12 @@ demo: $(VENV)/.course-installed
 # runs side by side, as the unit tests leave a core idle much of the time (CI has 60 minutes):
 # in the foreground the instructor tooling (its site tests build the course website from those
 # copies; all grading, whose sandboxes share one process limit, and both Slurm users stay in
-# this one run; the grading tests run every solution through the grader) and the Slurm
-# recipes; in the background every lesson and solution again, fast, on Colab's Python and
-# package versions and the stand-ins (the solutions claim no timing, so they run there rather
-# than alone), then the other unit tests (the tour and the local clusters among them), their
-# log printed at the end. Each run prints its time.
-FOREGROUND_TESTS := tests/instructor tests/slurm
+# this one run; the grading tests run every solution through the grader), the Slurm recipes and
+# the tour's tests; in the background every lesson and solution again, fast, on Colab's Python
+# and package versions and the stand-ins (the solutions claim no timing, so they run there
+# rather than alone), then the other unit tests (the local clusters among them), their log
+# printed at the end. Each run prints its time.
+FOREGROUND_TESTS := tests/instructor tests/slurm tests/tour
 test:
 	PYTHON=$(PYTHON) COLAB_STAGE=tools scripts/colab_stack.sh
 	scripts/beside.sh build/colab-prepare.log "$(MAKE) --no-print-directory $(VENV)/.test-installed" \
