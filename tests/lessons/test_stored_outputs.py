@@ -213,12 +213,15 @@ def test_storing_keeps_the_text_answer_a_course_widget_gives_beside_its_state(tm
     assert [out.data for out in stored] == [{"text/plain": "speed-up 3.68x, efficiency 92%"}]
 
 
-def test_storing_only_one_lesson_leaves_the_others_and_their_recorded_times(tmp_path):
+def test_storing_only_one_lesson_leaves_the_others_their_executed_copies_unread_and_their_recorded_times(tmp_path):
     lessons = _stage(tmp_path, "print(42)", "print(42)", outputs_of_run=[
         nbformat.v4.new_output("stream", name="stdout", text="42\n")])
-    other = _lesson("print(7)")  # no executed copy: `only` leaves it as it is
+    other = _lesson("print(7)")  # `only` leaves it as it is, and its executed copy too
     nbformat.write(other, lessons / "01_b.ipynb")
     before = (lessons / "01_b.ipynb").read_text()
+    left_from_an_earlier_run = _lesson("print(7)")  # not what 01_b stores: its time is not recorded
+    left_from_an_earlier_run.cells[1].metadata["tfdist_edu"] = {"seconds": 40.0}
+    nbformat.write(left_from_an_earlier_run, tmp_path / "executed" / "notebooks" / "01_b.ipynb")
     times = tmp_path / "docs" / outputs.TIMES_FILE
     times.parent.mkdir()
     times.write_text('{"compute_seconds": {"01_b": 99}}')

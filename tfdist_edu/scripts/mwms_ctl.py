@@ -13,6 +13,7 @@ real machines, once per host with that host's TF_CONFIG. Every worker runs the s
 It writes a result JSON (history, weight checksum, epoch it started from) via write_result.
 """
 
+import os
 import shutil
 import tempfile
 
@@ -62,7 +63,8 @@ def main():
         checkpoint.restore(latest)
     initial_epoch = int(epoch.numpy())
     worker.report_start(initial_epoch)
-    print(f"starting at epoch {initial_epoch}" + (f" (restored {latest})" if latest else ""))
+    print(f"starting at epoch {initial_epoch}"  # the checkpoint by name: its folder is temporary
+          + (f" (restored {os.path.basename(latest)} from --checkpoint-dir)" if latest else ""))
 
     @tf.function
     def train_step(iterator):

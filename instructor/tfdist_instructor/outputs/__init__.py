@@ -91,16 +91,17 @@ def store(executed="build/executed", notebooks=None, claims=None, only=()):
         rewrite_time_line(nb, round(seconds), machine)  # the value stored above, so they agree
         nbformat.write(nb, path)
         written[path.name] = path.stat().st_size
-    _record_times(Path(executed), notebooks.parent / "docs" / TIMES_FILE, machine, date)
+    _record_times(Path(executed), notebooks.parent / "docs" / TIMES_FILE, machine, date,
+                  stored=[path.stem for path, _ in pairs])
     return written
 
 
-def _record_times(executed, target, machine, date):
-    """Write the compute seconds of every executed lesson and solution, for the term plan;
-    those not executed this time keep their recorded seconds. The file's machine and date are
-    those of the solutions' run (each lesson records its own), so a run of lessons alone keeps
-    them."""
-    runs = sorted((executed / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+def _record_times(executed, target, machine, date, stored):
+    """Write the compute seconds of every lesson just ``stored`` and of every executed solution,
+    for the term plan; the other lessons keep their recorded seconds (an executed copy left from
+    an earlier run is not what the lesson stores). The file's machine and date are those of the
+    solutions' run (each lesson records its own), so a run of lessons alone keeps them."""
+    runs = [executed / "notebooks" / f"{stem}.ipynb" for stem in stored]
     solutions = sorted((executed / "solutions").glob("[0-9][0-9]_*/*.ipynb"))
     recorded = json.loads(target.read_text()) if target.is_file() else {}
     seconds = recorded.get("compute_seconds", {})
