@@ -61,11 +61,11 @@ demo: $(VENV)/.course-installed
 # runs side by side, as the unit tests leave a core idle much of the time (CI has 60 minutes):
 # in the foreground the instructor tooling (its site tests build the course website from those
 # copies; all grading, whose sandboxes share one process limit, and both Slurm users stay in
-# this one run; the grading tests run every solution through the grader), the Slurm recipes and
-# the tour's tests; in the background every lesson and solution again, fast, on Colab's Python
-# and package versions and the stand-ins (the solutions claim no timing, so they run there
-# rather than alone), then the other unit tests (the local clusters among them), their log
-# printed at the end. Each run prints its time.
+# this one run; the grading tests run every solution, whole, through the grader: the solutions
+# claim no timing, so they do not run alone), the Slurm recipes and the tour's tests; in the
+# background every lesson again, fast, on Colab's Python and package versions and the stand-ins
+# (`make colab-test` adds the solutions), then the other unit tests (the local clusters among
+# them), their log printed at the end. Each run prints its time.
 FOREGROUND_TESTS := tests/instructor tests/slurm tests/tour
 test:
 	PYTHON=$(PYTHON) COLAB_STAGE=tools scripts/colab_stack.sh
@@ -76,7 +76,7 @@ test:
 		$(BIN)/python -m pytest notebooks --nbval-lax --durations=25 $(PYTEST_ARGS)
 	scripts/beside.sh build/background-tests.log \
 		"TFDIST_EDU_EXECUTED_DIR=build/executed $(BIN)/python -m pytest $(FOREGROUND_TESTS) $(PYTEST_ARGS)" \
-		"PYTHON=$(PYTHON) scripts/colab_stack.sh --durations=15 $(PYTEST_ARGS)" \
+		"COLAB_TARGETS='tests/colab notebooks' PYTHON=$(PYTHON) scripts/colab_stack.sh --durations=15 $(PYTEST_ARGS)" \
 		"TFDIST_EDU_EXECUTED_DIR=build/executed $(BIN)/python -m pytest tests \
 			$(foreach t,$(FOREGROUND_TESTS),--ignore=$(t)) $(PYTEST_ARGS)"
 

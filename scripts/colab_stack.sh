@@ -147,7 +147,7 @@ fi
 
 echo "Colab stage: Python $("${PY[@]}" -c 'import platform; print(platform.python_version())') ($LABEL)"
 [ "${COLAB_STAGE:-}" = prepare ] && exit 0
-# COLAB_TARGETS narrows the run (by default every Colab test, lesson and solution).
+# COLAB_TARGETS narrows the run (make test, within CI's time, runs the lessons only).
 # PYDEVD_DISABLE_FILE_VALIDATION: Colab's ipykernel imports debugpy, which warns about Python
 # 3.13's frozen modules at every start.
 # shellcheck disable=SC2086
