@@ -55,17 +55,6 @@ MOVED_FILE = f"Ana María López_501_assignsubmission_file_{EXERCISE}.ipynb"  # 
 TYPO = "polcy/"  # policy/, as a hurried instructor types it
 TABLES = ("scores.csv", "totals.csv", "unmatched.csv")
 OURS = "tfdist-instructor"
-# The fork bomb graded beside the class (as tests/instructor/grading/test_sandbox_slots.py plants it).
-FORKER = """\
-import subprocess, time
-sleepers = []
-for _ in range(500):  # about the uid's process limit: what a fork bomb spends
-    try:
-        sleepers.append(subprocess.Popen(["sleep", TOKEN]))
-    except OSError:
-        break
-time.sleep(3600)
-"""
 SLEEPERS = 400  # the forker has spent its uid's processes once this many sleep
 FORKER_TIMEOUT_S = 4000  # its cells may run 2000 s: its run is killed once the class's runs end
 RUNS_LIMIT_S = 1800  # for the two class runs at once
@@ -190,10 +179,8 @@ def class_runs_at_once(steps, root, tool, common):
         print(f"    {steps[-1][2]}", flush=True)
         return
     token = f"{4000 + random.randrange(1000)}.{random.randrange(10**6)}"  # the sleepers' argv: sleep <token>
-    nb = planting.solution(EXERCISE)
-    nb.cells.insert(1, nbformat.v4.new_code_cell(FORKER.replace("TOKEN", repr(token))))
     (root / "forker").mkdir()
-    nbformat.write(nb, root / "forker" / "forker.ipynb")
+    nbformat.write(planting.fork_bomb(EXERCISE, token, wait_s=3600), root / "forker" / "forker.ipynb")
     forker = [OURS, "grade", "forker/", "--out", "forker-report/", "--timeout", FORKER_TIMEOUT_S]
     runs = {n: [OURS, "grade", "downloads/", "--out", f"report-{n}/", *common, "--replay-seeds"] for n in (1, 2)}
     print(f"    terminal 1 $ {typed(forker)}   # its notebook forks 500 sleepers and waits", flush=True)

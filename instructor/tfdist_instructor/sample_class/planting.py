@@ -1,7 +1,8 @@
 """Planted mistakes: a reference solution with one substitution in one answer cell, graded for real.
 
 Shared by the grading tests (tests/instructor/grading/: test_mistakes.py and
-test_planted_mistakes_ring.py print the table under pytest -s) and benchmarks/term_walkthrough.py.
+test_planted_mistakes_ring.py print the table under pytest -s) and benchmarks/term_walkthrough.py,
+as is the fork bomb that test_sandbox_slots.py and the walkthrough grade beside a class.
 """
 
 import nbformat
@@ -11,6 +12,23 @@ from tfdist_instructor import REPO_ROOT, grading
 
 def solution(exercise):
     return nbformat.read(REPO_ROOT / "solutions" / exercise / f"{exercise}.ipynb", as_version=4)
+
+
+def fork_bomb(exercise, token, wait_s):
+    """The solution of ``exercise`` with a cell inserted after its first that starts about 500
+    ``sleep <token>`` processes (about a uid's process limit: what a fork bomb spends) and then
+    waits ``wait_s`` seconds, so they live while something else is graded."""
+    nb = solution(exercise)
+    nb.cells.insert(1, nbformat.v4.new_code_cell(
+        "import subprocess, time\n"
+        "sleepers = []\n"
+        "for _ in range(500):\n"
+        "    try:\n"
+        f"        sleepers.append(subprocess.Popen(['sleep', {token!r}]))\n"
+        "    except OSError:  # the uid's process limit reached\n"
+        "        break\n"
+        f"time.sleep({wait_s})\n"))
+    return nb
 
 
 def planted(exercise, cell_id, right, wrong):

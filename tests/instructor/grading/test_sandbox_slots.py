@@ -18,20 +18,10 @@ import pytest
 
 from tfdist_instructor.grading import sandbox
 from tfdist_instructor.sample_class.downloads import EXERCISE, make_class
-from tfdist_instructor.sample_class.planting import solution
+from tfdist_instructor.sample_class.planting import fork_bomb, solution
 
 ROOT = os.geteuid() == 0
 as_root = pytest.mark.skipif(not ROOT, reason="slots (uids of their own) are what a root grader uses")
-FORKER = """\
-import subprocess, time
-sleepers = []
-for _ in range(500):  # about the uid's process limit: what a fork bomb spends
-    try:
-        sleepers.append(subprocess.Popen(["sleep", TOKEN]))
-    except OSError:
-        break
-time.sleep(600)
-"""
 
 
 def _holder(folder):
@@ -134,9 +124,7 @@ def test_a_fork_bomb_graded_in_one_run_costs_a_class_graded_at_once_in_another_n
     token = f"{4000 + random.randrange(1000)}.{random.randrange(10**6)}"  # the sleepers' argv: `sleep <token>`
     bomb = tmp_path / "bomb"
     bomb.mkdir()
-    nb = solution(EXERCISE)
-    nb.cells.insert(1, nbformat.v4.new_code_cell(FORKER.replace("TOKEN", repr(token))))
-    nbformat.write(nb, bomb / "forker.ipynb")
+    nbformat.write(fork_bomb(EXERCISE, token, wait_s=600), bomb / "forker.ipynb")
     roster = make_class(tmp_path / "downloads", lambda student: solution(EXERCISE))
     class_args = ["--roster", str(roster), "--seed", "7", "--jobs", "2"]
     alone = _grade(tmp_path / "downloads", tmp_path / "alone", 120, *class_args)
