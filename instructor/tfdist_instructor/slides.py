@@ -150,9 +150,7 @@ def build_all(out_dir="build/slides", decks=None, verbose=False, jobs=1):
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     vendor_reveal(out)
-    if jobs == 1:
-        return [_build_deck(notebook, out, verbose) for notebook in notebooks]
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
+    with ThreadPoolExecutor(max_workers=jobs) as pool:  # one worker: one deck after another
         return list(pool.map(lambda notebook: _build_deck(notebook, out, verbose), notebooks))
 
 
