@@ -75,10 +75,10 @@ test:
 	TFDIST_EDU_EXECUTED_DIR=build/executed \
 		$(BIN)/python -m pytest notebooks --nbval-lax --durations=25 $(PYTEST_ARGS)
 	scripts/beside.sh build/background-tests.log \
-		"TFDIST_EDU_EXECUTED_DIR=build/executed $(BIN)/python -m pytest $(FOREGROUND_TESTS) $(PYTEST_ARGS)" \
+		"TFDIST_EDU_EXECUTED_DIR=build/executed $(BIN)/python -m pytest $(FOREGROUND_TESTS) --durations=30 $(PYTEST_ARGS)" \
 		"COLAB_TARGETS='tests/colab notebooks' PYTHON=$(PYTHON) scripts/colab_stack.sh --durations=15 $(PYTEST_ARGS)" \
 		"TFDIST_EDU_EXECUTED_DIR=build/executed $(BIN)/python -m pytest tests \
-			$(foreach t,$(FOREGROUND_TESTS),--ignore=$(t)) $(PYTEST_ARGS)"
+			$(foreach t,$(FOREGROUND_TESTS),--ignore=$(t)) --durations=30 $(PYTEST_ARGS)"
 
 # A quick local loop: everything in fast mode (small data, fewer epochs).
 test-fast: $(VENV)/.test-installed

@@ -31,3 +31,35 @@ def test_repeated_batches_run_past_one_epoch():
 def test_a_bad_global_batch_is_refused(global_batch):
     with pytest.raises(ValueError, match="global_batch must be a positive integer"):
         data.batches(tf.data.Dataset.range(4), global_batch)
+
+
+def _device_pipelines_autotuning(strategy, pipeline, monkeypatch):
+    """autotune.enabled of each per-device pipeline ``strategy`` builds to read ``pipeline``."""
+    from tensorflow.python.data.ops import multi_device_iterator_ops as built_here
+
+    build, seen = built_here._create_device_dataset, []
+
+    def recording(*args, **kwargs):
+        ds = build(*args, **kwargs)
+        seen.append(ds.options().autotune.enabled)
+        return ds
+
+    monkeypatch.setattr(built_here, "_create_device_dataset", recording)
+    next(iter(strategy.experimental_distribute_dataset(pipeline)))
+    return seen
+
+
+def test_batches_turn_autotuning_off_in_the_pipeline_and_in_every_device_pipeline_a_strategy_builds(
+        monkeypatch):
+    pipeline = data.batches(tf.data.Dataset.range(16), 4, shuffle=False)
+    assert pipeline.options().autotune.enabled is False
+    assert data.device_pipelines.status() == "off"
+    mirrored = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+    assert _device_pipelines_autotuning(mirrored, pipeline, monkeypatch) == [False, False]
+    one_device = tf.distribute.OneDeviceStrategy("/cpu:0")
+    assert _device_pipelines_autotuning(one_device, pipeline, monkeypatch) == [False]
+    assert data.device_pipelines.turn_off() == "off"  # a second call wraps nothing twice
+
+
+def test_batches_keep_autotuning_on_when_asked():
+    assert data.batches(tf.data.Dataset.range(8), 4, autotune=True).options().autotune.enabled

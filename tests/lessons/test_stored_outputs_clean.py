@@ -31,6 +31,18 @@ def test_no_stored_output_of_a_lesson_shows_this_noise(lesson, pattern):
                       + "; ".join(hits[:3]))
 
 
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
+def test_no_lesson_text_quotes_a_temporary_path(lesson):
+    """A recorded run quoted in a markdown cell (lesson 7's Slurm run) names its folders as the
+    student would see them, not by a temporary folder of the machine that recorded it."""
+    nb = nbformat.read(lesson, as_version=4)
+    path = next(n for n in noise.NOISE if n.name == "temporary path")
+    hits = [f"cell {index}: {line.strip()[:160]!r}" for index, cell in enumerate(nb.cells)
+            if cell.cell_type == "markdown" for found, line in noise.found(cell.source)
+            if found is path]
+    assert not hits, f"{lesson.name}: " + "; ".join(hits[:3])
+
+
 def test_the_check_finds_each_kind_of_noise_that_lessons_7_and_8_once_stored():
     stored = [
         "[worker 1] WARNING:absl:Variant folder /root/tensorflow_datasets/fashion_mnist/3.0.1 has no dataset_info.json",

@@ -56,6 +56,33 @@ def test_keras_19246_steps_per_execution_still_fails_under_mirrored_strategy():
         "lesson 4 (steps_per_execution) and deck 4")
 
 
+def test_tensorflow_the_strategies_device_pipelines_still_run_autotuning_whatever_the_input_says(
+        run_fresh):
+    """No public option reaches the per-device pipelines of OneDeviceStrategy and MirroredStrategy:
+    they autotune (and their tuning thread can hold a finished call) although the input says no."""
+    seen = run_fresh(
+        """
+        import json
+        import tensorflow as tf
+        from tensorflow.python.data.ops import multi_device_iterator_ops as built_here
+        build, seen = built_here._create_device_dataset, []
+        def recording(*args, **kwargs):
+            ds = build(*args, **kwargs)
+            seen.append(ds.options().autotune.enabled is not False)  # None: the default, on
+            return ds
+        built_here._create_device_dataset = recording
+        options = tf.data.Options()
+        options.autotune.enabled = False
+        pipeline = tf.data.Dataset.range(8).batch(4).with_options(options)
+        strategy = tf.distribute.OneDeviceStrategy("/cpu:0")
+        next(iter(strategy.experimental_distribute_dataset(pipeline)))
+        print(json.dumps(seen))
+        """)
+    assert seen == [True], _fixed(
+        "tf.distribute's per-device pipelines", "they took the input's autotune.enabled=False",
+        "tfdist_edu/data/device_pipelines.py (and drop it), lesson 1's fair-comparison text")
+
+
 # What lesson 3 teaches about the activity-regulariser penalty, by Keras release:
 # divided by the batch (keras-team/keras#22018) or summed over it.
 DIVIDES_BY_BATCH = {"3.13.2": False, "3.15.1": True}

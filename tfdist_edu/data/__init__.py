@@ -22,7 +22,8 @@ One concern a file:
 - ``locate``: the decision between the sources; ``network``: the fast network probe
 - ``idx``: reading and checking one IDX file; ``idx_source``: the folders, the real data
 - ``tfds_source``, ``synthetic_source``: the other two sources
-- ``pipeline``: ``batches`` and the split sizes (``FAST_SIZES``)
+- ``pipeline``: ``batches`` and the split sizes (``FAST_SIZES``); ``device_pipelines``: the
+  strategies' own per-device pipelines without tf.data's autotuning thread
 """
 
 from tfdist_edu import settings

@@ -9,17 +9,26 @@ SHUFFLE_BUFFER = 10_000  # examples; a full shuffle of SVHN would hold ~900 MB
 
 
 def batches(ds, global_batch, shuffle=True, seed=0, cache=True, drop_remainder=False,
-            repeat=False):
+            repeat=False, autotune=False):
     """Return ``ds`` as a pipeline of ``global_batch``-sized batches, prefetched.
 
     The order matters: ``cache`` keeps the decoded examples in memory after the first pass,
     ``shuffle`` then draws a fresh order every epoch (from ``seed``), ``repeat`` makes it
     endless (for ``steps_per_epoch``), and batching comes last so a batch is the *global*
     batch that a strategy splits across replicas. ``drop_remainder`` drops a short last batch.
+
+    tf.data's autotuning is off unless ``autotune``: the examples are in memory and the
+    prefetch sizes its buffer by itself, so there is nothing to tune, and the tuning thread can
+    hold a call that has finished until its next wake-up (lesson 1). The same goes for the
+    pipelines a strategy builds from this one to feed each device: ``device_pipelines``.
     """
     import tensorflow as tf
 
+    from tfdist_edu.data import device_pipelines
+
     global_batch = positive_int(global_batch, "global_batch")
+    if not autotune:
+        device_pipelines.turn_off()
     if cache:
         ds = ds.cache()
     if shuffle:
@@ -28,7 +37,10 @@ def batches(ds, global_batch, shuffle=True, seed=0, cache=True, drop_remainder=F
         ds = ds.shuffle(buffer, seed=seed, reshuffle_each_iteration=True)
     if repeat:
         ds = ds.repeat()
-    return ds.batch(global_batch, drop_remainder=drop_remainder).prefetch(tf.data.AUTOTUNE)
+    options = tf.data.Options()
+    options.autotune.enabled = bool(autotune)
+    return (ds.batch(global_batch, drop_remainder=drop_remainder).prefetch(tf.data.AUTOTUNE)
+            .with_options(options))
 
 
 def sizes(num_train, num_test):
