@@ -49,10 +49,11 @@ def _make(*args):
 
 
 def test_make_grade_passes_every_grading_option():
-    words = _make("grade", "SUBMISSIONS=in", "GRADES=out", "ROSTER=r.csv", "ONLY=s1004 s1007", "REPLAY_SEEDS=1",
-                  "TIMEOUT=300", "JOBS=2", "EXERCISE=05_ring_allreduce")
-    assert words == ["grade", "in", "--out", "out", "--roster", "r.csv", "--only", "s1004", "s1007", "--replay-seeds",
-                     "--timeout", "300", "--jobs", "2", "--exercise", "05_ring_allreduce"]
+    words = _make("grade", "SUBMISSIONS=in", "GRADES=out", "ROSTER=r.csv", "POLICY_DIR=policy", "HAND=hand.csv",
+                  "SLURM=1", "ONLY=s1004 s1007", "REPLAY_SEEDS=1", "TIMEOUT=300", "JOBS=2", "EXERCISE=05_ring_allreduce")
+    assert words == ["grade", "in", "--out", "out", "--roster", "r.csv", "--policy-dir", "policy", "--hand", "hand.csv",
+                     "--slurm", "--only", "s1004", "s1007", "--replay-seeds", "--timeout", "300", "--jobs", "2",
+                     "--exercise", "05_ring_allreduce"]
     assert _make("grade", "SEED=42")[-2:] == ["--seed", "42"]
 
 
