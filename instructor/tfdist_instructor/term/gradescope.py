@@ -22,6 +22,7 @@ import zipfile
 from pathlib import Path
 
 from tfdist_instructor import REPO_ROOT
+from tfdist_instructor.grading.options import DEFAULT_TIMEOUT_S
 
 SETUP = """\
 #!/usr/bin/env bash
@@ -61,7 +62,7 @@ def requirements():
 SKIP = ("__pycache__", ".ipynb_checkpoints")
 
 
-def build(exercise, out, timeout_s=600, root=REPO_ROOT):
+def build(exercise, out, timeout_s=DEFAULT_TIMEOUT_S, root=REPO_ROOT):
     """Write the autograder zip of ``exercise`` to ``out``; return its path."""
     from tfdist_instructor.grading import catalog
 
@@ -153,16 +154,22 @@ def add_cli(subparsers):
     parser = subparsers.add_parser("gradescope", help="a Gradescope autograder zip for one exercise")
     parser.add_argument("exercise", metavar="EXERCISE")
     parser.add_argument("--out", required=True, metavar="ZIP")
-    parser.add_argument("--timeout", type=float, default=600, metavar="S", help="seconds per submission")
+    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, metavar="S",
+                        help=f"seconds per submission (default {DEFAULT_TIMEOUT_S})")
     parser.set_defaults(func=lambda a: print(f"Gradescope autograder: {build(a.exercise, a.out, a.timeout)}") or 0)
 
 
-if __name__ == "__main__":
+def autograder_cli():
+    """The command line run_autograder calls inside Gradescope's container."""
     import argparse
 
     cli = argparse.ArgumentParser(prog="python -m tfdist_instructor.term.gradescope")
     cli.add_argument("--root", default="/autograder")
     cli.add_argument("--exercise", required=True)
-    cli.add_argument("--timeout", type=float, default=600)
-    options = cli.parse_args()
-    run(options.root, options.exercise, options.timeout)
+    cli.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S)
+    return cli
+
+
+if __name__ == "__main__":
+    args = autograder_cli().parse_args()
+    run(args.root, args.exercise, args.timeout)

@@ -124,3 +124,16 @@ def test_the_autograder_installs_the_tensorflow_keras_and_numpy_the_course_grade
         wanted = z.read("requirements.txt").decode().split()
     for name in ("tensorflow", "keras", "numpy"):
         assert f"{name}=={metadata.version(name)}" in wanted, wanted
+
+
+def test_the_autograders_time_limit_is_the_graders_default(tmp_path):
+    import argparse
+
+    from tfdist_instructor.grading import DEFAULT_TIMEOUT_S
+
+    parser = argparse.ArgumentParser()
+    gradescope.add_cli(parser.add_subparsers())
+    assert parser.parse_args(["gradescope", EXERCISE, "--out", "a.zip"]).timeout == DEFAULT_TIMEOUT_S
+    assert gradescope.autograder_cli().parse_args(["--exercise", EXERCISE]).timeout == DEFAULT_TIMEOUT_S
+    with zipfile.ZipFile(gradescope.build(EXERCISE, tmp_path / "autograder.zip")) as z:
+        assert f"--timeout {DEFAULT_TIMEOUT_S}\n" in z.read("run_autograder").decode()
