@@ -328,13 +328,13 @@ def main(argv=None):
         before = {name: records(root / "report" / name) for name in TABLES}
         run(f"regrade {PLANTED[0]}: --only --replay-seeds", [OURS, "grade", "downloads/", "--out", "report/", *common,
             "--only", PLANTED[0], "--replay-seeds"], lambda out: unchanged_but(root / "report", before, PLANTED[0]))
-        (root / "regrade").mkdir()  # the README's other route: the file copied into a folder of its own
+        (root / "regrade").mkdir(exist_ok=True)  # the README's other route: the file copied into a folder of its own
         shutil.copy2(root / "downloads" / LATE_FILE, root / "regrade" / LATE_FILE)
         seed = {r["student"]: r["seed"] for r in rows(root / "report" / "scores.csv")}["s1002"]
         before = {name: records(root / "report" / name) for name in TABLES}
         run("regrade s1002: one file, --seed", [OURS, "grade", "regrade/", "--out", "report/", *common, "--seed", seed],
             lambda out: unchanged_but(root / "report", before, "s1002"),
-            typed_before=f"mkdir regrade && cp downloads/{LATE_FILE} regrade/ && ")
+            typed_before=f"mkdir -p regrade && cp downloads/{LATE_FILE} regrade/ && ")
         copied_regrade(run, root, common)
         mistyped_policy(run, root, common)
         for fmt, extra in (("canvas", ["--canvas-assignment", f"{EXERCISE}=4711"]), ("moodle", [])):

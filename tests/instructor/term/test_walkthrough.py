@@ -55,3 +55,11 @@ def test_the_regrade_check_passes_when_only_that_students_rows_change_and_names_
     _report(report, s1002_total="8", s1003_reason="all tests passed ")
     with pytest.raises(SystemExit, match="changed other rows of scores.csv: s1003"):
         walkthrough.unchanged_but(report, before, "s1002")
+
+
+def test_the_one_file_regrade_is_typed_as_the_readme_recipe_runnable_twice():
+    recipe = f"mkdir -p regrade && cp downloads/{walkthrough.LATE_FILE} regrade/"
+    assert recipe in (REPO_ROOT / "exercises" / "README.md").read_text()
+    source = (REPO_ROOT / "benchmarks" / "term_walkthrough.py").read_text()
+    assert 'typed_before=f"mkdir -p regrade && cp downloads/{LATE_FILE} regrade/ && "' in source
+    assert "mkdir regrade" not in source and '(root / "regrade").mkdir(exist_ok=True)' in source
