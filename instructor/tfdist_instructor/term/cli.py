@@ -45,8 +45,8 @@ def _grade(args, roster, options, seeds):
     from tfdist_instructor.grading.folder import not_graded_summary
     from tfdist_instructor.term import classgrade, slurm
 
-    runner = slurm.SlurmGrader(tasks=args.slurm_tasks, options=[o for s in args.slurm_option for o in shlex.split(s)]) \
-        if args.slurm else None
+    sbatch_options = [o for s in args.slurm_option for o in shlex.split(s)]
+    runner = slurm.SlurmGrader(tasks=args.slurm_tasks, sbatch_options=sbatch_options) if args.slurm else None
     results, taken, rows = classgrade.grade_class(Path(args.submissions), Path(args.out), roster, options,
                                                   seeds=seeds, hand=args.hand, policy_dir=args.policy_dir,
                                                   slurm=runner)

@@ -30,7 +30,7 @@ PER_TASK = 10  # submissions per array task by default
 @dataclasses.dataclass
 class SlurmGrader:
     tasks: int | None = None
-    options: list = dataclasses.field(default_factory=list)  # extra sbatch options
+    sbatch_options: list = dataclasses.field(default_factory=list)  # extra sbatch options (--slurm-option)
     retries: int = 2
     poll_s: float = 3.0
     client: object = None  # runs a Slurm command (argv) and returns CompletedProcess; default: locally
@@ -50,7 +50,8 @@ class SlurmGrader:
         script.write_text(f"#!/bin/bash\nexec {sys.executable} -m tfdist_instructor.term.slurm "
                           f"{work / 'manifest.json'} \"$SLURM_ARRAY_TASK_ID\"\n")
         job = self._run(["sbatch", "--parsable", "--requeue", f"--array=0-{tasks - 1}", f"--job-name=tfdist-grade",
-                         f"--output={work}/task-%a.log", *self.options, str(script)]).stdout.strip().split(";")[0]
+                         f"--output={work}/task-%a.log", *self.sbatch_options,
+                         str(script)]).stdout.strip().split(";")[0]
         print(f"Slurm job {job}: {len(entries)} submissions in {tasks} array task(s)", flush=True)
         share = -(-len(entries) // tasks)
         per_try = share * (options.timeout_s + 60) + 300

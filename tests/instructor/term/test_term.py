@@ -244,6 +244,26 @@ def _kill_task_once(work, job_done, killed):
         time.sleep(0.2)
 
 
+def test_the_slurm_options_reach_sbatch_and_the_grade_options_the_manifest(tmp_path):
+    import json
+    import subprocess
+
+    calls = []
+
+    def client(argv):
+        calls.append(argv)
+        out = {"sbatch": "42\n", "scontrol": "JobId=42 ArrayTaskId=0 JobState=COMPLETED\n"}.get(argv[0], "")
+        return subprocess.CompletedProcess(argv, 0, stdout=out, stderr="")
+
+    grader = term_slurm.SlurmGrader(sbatch_options=["--partition=grading"], poll_s=0, client=client)
+    with contextlib.redirect_stdout(io.StringIO()):
+        grader.grade({tmp_path / "a.ipynb": "s1"}, {"s1": 7}, tmp_path / "out", EXERCISE, GradeOptions(timeout_s=30))
+    sbatch = next(argv for argv in calls if argv[0] == "sbatch")
+    assert "--partition=grading" in sbatch and sbatch[-1].endswith("job.sh")
+    manifest = json.loads((tmp_path / "out" / "slurm" / "manifest.json").read_text())
+    assert GradeOptions.from_dict(manifest["options"]) == GradeOptions(timeout_s=30)
+
+
 @pytest.mark.slurm
 def test_the_class_graded_on_slurm_with_a_task_killed_matches_the_local_run(term, slurm, job_env):
     env = {**job_env, "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), str(REPO_ROOT / "instructor")])}
