@@ -109,8 +109,14 @@ _NO_DRIVER = re.compile(r"failed call to cuInit: .*\(303\)")
 _probed = False
 
 
+def is_no_driver_line(line):
+    """Whether ``line`` is TensorFlow's cuInit error 303: the normal state of a machine without a
+    CUDA driver, not an error (a broken driver's other cuInit errors are not this line)."""
+    return bool(_NO_DRIVER.search(line))
+
+
 def _is_startup_noise(line):
-    if _NO_DRIVER.search(line):
+    if is_no_driver_line(line):
         return True
     match = ABSL_LINE.match(line)
     return match.group(1) in "IW" if match else is_log_noise(line)

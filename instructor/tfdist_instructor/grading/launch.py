@@ -18,6 +18,7 @@ import threading
 from collections import deque
 
 from tfdist_edu import supervisor
+from tfdist_edu.quiet import is_no_driver_line
 from tfdist_instructor.grading import sandbox
 
 RESULT_LIMIT = 64 << 20  # bytes of the runner's answer read; more means a broken answer
@@ -80,9 +81,13 @@ def _read_capped(stream, into):
 
 def _read_lines(stream, into, started):
     """The stream's lines into ``into`` (the last ones); ``started`` gets an entry once a student's
-    cell starts, which later output cannot push out of the log."""
+    cell starts, which later output cannot push out of the log. TensorFlow's cuInit error 303 (a
+    machine without a CUDA driver, the kernel's normal state here) is left out: every other line is
+    kept, and the log's last lines are what a run that broke is reported with."""
     for line in stream:
         text = line.decode("utf-8", "replace").rstrip()[:500]
+        if is_no_driver_line(text):
+            continue
         if not started and CELL_STARTED in text:
             started.append(True)
         into.append(text)

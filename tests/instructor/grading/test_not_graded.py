@@ -91,3 +91,24 @@ def test_no_free_sandbox_slot_is_the_graders_failure_too(tmp_path, monkeypatch, 
     assert "0 submissions graded" in said and "1 submission(s) NOT GRADED: the grader failed, not the notebook" in said
     assert "  ben: no sandbox could be had: all 1000 sandbox slots of this machine are taken" in said
     assert f"grade them again: tfdist-instructor grade {tmp_path / 'in'} --out {tmp_path / 'out'} --replay-seeds" in said
+
+
+def test_the_kernels_log_leaves_out_tensorflows_no_driver_cuinit_line_only():
+    import io
+    from collections import deque
+
+    captured = (
+        "[grader] running the notebook\n"
+        "E0000 00:00:1764134702.123456    4242 cuda_platform.cc:52] failed call to cuInit: INTERNAL: CUDA error: "
+        "Failed call to cuInit: UNKNOWN ERROR (303)\n"
+        "E0000 00:00:1764134702.223456    4242 cuda_platform.cc:52] failed call to cuInit: INTERNAL: CUDA error: "
+        "Failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected (100)\n"
+        "W0000 00:00:1764134702.323456    4242 cpu_feature_guard.cc:210] This TensorFlow binary is optimized\n"
+        "[grader] running cell 3\n"
+        "E0000 00:00:1795604735.703690   23710 ring_alg.cc:291] Aborting RingReduce with UNAVAILABLE\n")
+    log, started = deque(maxlen=40), []
+    launch._read_lines(io.BytesIO(captured.encode()), log, started)
+    kept = [line for line in captured.splitlines() if "(303)" not in line]
+    assert list(log) == kept and len(kept) == 5 and started == [True]
+    reason = grade.grader_failure(outcome(log=list(log)[:3], returncode=1))
+    assert "(303)" not in reason and "no CUDA-capable device" in reason
