@@ -233,3 +233,23 @@ def _policy_dir(base, name):
 def test_the_class_is_as_the_downloads_say():
     assert FILES[MOODLE_FILE][0] == "s1003" and FILES[LATE_FILE][0] == "s1002"
     assert FILES[f"Copy of {EXERCISE} (omar.haddad@uni.example).ipynb"][0] == FAILS
+
+
+
+def _held_back(log):
+    """The count of files held back that a grading run's summary line printed."""
+    import re
+
+    counts = re.findall(r"^\d+ submissions graded, (\d+) file\(s\) of this run held back \(see unmatched\.csv\)",
+                        log.read_text(), re.M)
+    assert len(counts) == 1, log.read_text()
+    return int(counts[0])
+
+
+def test_the_summary_counts_the_files_held_back_as_unmatched_csv_lists_them(term):
+    held = _csv(term / "graded" / "unmatched.csv")
+    assert _held_back(term / "grade.log") == len(held) == 4, held
+    # an --only regrade holds back none of its student's files; unmatched.csv keeps the class's rows
+    assert [r for r in _csv(term / "regraded" / "unmatched.csv") if r["student"] == FAILS] == []
+    assert _held_back(term / "regraded.log") == 0
+    assert (term / "regraded" / "unmatched.csv").read_bytes() == (term / "graded" / "unmatched.csv").read_bytes()
