@@ -11,12 +11,14 @@ reasons in the input pipeline, not in training:
   cores, so a step took about 19 ms or about 32 ms for long stretches.
 
 Here the whole epoch is shuffled once in NumPy (the same order for every arm), each block is
-an in-memory slice of it, and its pipeline runs on one private thread with autotuning off.
+an in-memory slice of it, and its pipeline runs on one private thread with autotuning off,
+as do the pipelines a strategy builds from it to feed each device (``data.device_pipelines``).
 With a persistent pipeline built that way, the same arm's blocks repeated within about 5%.
 """
 
 import numpy as np
 
+from tfdist_edu.data import device_pipelines
 from tfdist_edu.data.pipeline import positive_int
 
 
@@ -44,6 +46,7 @@ class BlockData:
         images, labels = next(iter(course.train.batch(course.num_train)))  # once, ~190 MB at most
         self.images, self.labels = images.numpy(), labels.numpy()
         self._options = one_thread_options()
+        device_pipelines.turn_off()  # a strategy's per-device pipelines: no tuning thread either
 
     def indices(self, round_):
         """The example indices of round ``round_``, in training order."""
