@@ -118,6 +118,18 @@ class Paired:
             return SLOWER
         return UNDECIDED
 
+    @property
+    def too_spread(self):
+        """Undecided with an interval wider than the whole threshold band (1/1.05x-1.05x):
+        these pairs could not have read "within" wherever the typical ratio lay. A narrower
+        undecided interval is not noise: the difference sits close to the threshold."""
+        if self.verdict != UNDECIDED:
+            return False
+        if not self.decided:
+            return True
+        low, high = self._bounds()
+        return math.log(high / low) > 2 * math.log(1 + self.threshold)
+
     def pairs_to_decide(self):
         """Roughly how many pairs in all would likely decide an undecided comparison (the
         interval narrows as one over the square root of the pairs), or None when it is decided

@@ -71,6 +71,14 @@ def test_an_interval_that_reaches_one_and_the_threshold_is_undecided_with_the_pa
     assert more and more > 7 and f"about {more} pairs in all would likely decide it" in str(result)
 
 
+def test_only_an_undecided_interval_wider_than_the_threshold_band_is_too_spread():
+    near = timing.paired([1.0, 1.06, 1.03, 0.99, 1.07, 1.03, 1.05, 1.01], [1.0] * 8)
+    assert near.verdict == "undecided" and not near.too_spread
+    wide = timing.paired([1.0, 1.1, 0.9, 1.0, 0.95, 1.12, 0.88], [1.05, 0.95, 1.0, 1.1, 1.0, 1.0, 1.02])
+    assert wide.verdict == "undecided" and wide.too_spread
+    assert not timing.paired([2.0] * 6, [1.0] * 6).too_spread
+
+
 def test_fewer_than_six_pairs_give_no_95_percent_interval_and_no_verdict():
     result = timing.paired([2.0] * 5, [1.0] * 5, "B vs A")
     assert result.verdict == "undecided"

@@ -51,6 +51,31 @@ def test_an_arm_slowed_by_8_percent_alone_reads_slower():
     assert "Mirrored vs default with fit: slower by 7%" in text or "slower by 8%" in text, text
 
 
+def test_an_undecided_interval_narrower_than_the_threshold_band_is_read_as_near_the_threshold_not_flagged():
+    ratios = [0.94, 1.01, 0.97, 1.00, 0.93, 0.98, 1.02, 0.96]  # 0.97x, interval 0.94x-1.01x
+    text = reading.reading(_runs([3] + [1.0] * 8, [3] + [1 / r for r in ratios], loops=(2.0,) * 9),
+                           SIMULATED, 0.0)
+    assert "Mirrored vs default with fit: undecided (" in text, text
+    assert "Read this run with care" not in text
+
+
+def test_blocks_spread_over_10_percent_are_put_down_to_the_memory_system_only_when_its_probe_swung_or_moved_with_them():
+    spread_out = [3, 1.0, 1.3, 1.0, 1.3, 1.0, 1.3, 1.0, 1.3]
+    runs = _runs(spread_out, spread_out, loops=spread_out)
+    unsteady = reading.reading(runs, SIMULATED, 0.0, memory=[5, 5, 3.8, 5, 3.8, 5, 3.8, 5, 3.8])
+    assert ("the memory probe between rounds was unsteady too and ran slower after slower rounds "
+            "(correlation -1.00): the machine's memory system moved the blocks") in unsteady
+    small_swings = reading.reading(runs, SIMULATED, 0.0, memory=[5, 5, 4.7, 5, 4.7, 5, 4.7, 5, 4.7])
+    assert ("the memory probe between rounds stayed within 10% of its median and ran slower after "
+            "slower rounds (correlation -1.00): the machine's memory system moved") in small_swings
+    steady = reading.reading(runs, SIMULATED, 0.0, memory=[5.0] * 9)
+    assert ("while the memory probe between rounds stayed steady and did not move with the rounds "
+            "(correlation +0.00): this spread did not come from the memory system") in steady
+    even = reading.reading(_runs([3] + [1.0] * 8, [3] + [1.0] * 8, loops=(2.0,) * 9), SIMULATED, 0.0,
+                           memory=[5.0] * 9)
+    assert "memory probe between rounds" not in even
+
+
 def test_pairs_too_spread_to_decide_flag_the_run():
     base, other = _noisy(0.97, blocks=9, seed=1, noise=0.15)
     text = reading.reading(_runs(base, other, loops=(2.0,) * 9), SIMULATED, 0.0)
@@ -116,8 +141,9 @@ def test_rounds_in_which_every_arm_slowed_at_once_are_named_and_still_count():
             "more CPU time in the tour's own process, while other processes used 0.00") in text
     assert "as a thread stalled on a slow memory system does" in text and "with care" not in text
     assert "they count in the verdicts" in text
-    assert ("A one-thread copy of 64 MB after each round ran at a median 5.0 GB/s, 2 of 12 steady "
-            "rounds over 10% slower. After the rounds in which the arms slowed together it ran at "
+    assert ("A one-thread copy of 64 MB after each round ran at a median 5.0 GB/s, the slowest "
+            "1.43x slower, 2 of 12 steady rounds over 10% slower. The slower a round, the slower "
+            "the copy after it: correlation -1.00 (-1: always together). After the rounds in which the arms slowed together it ran at "
             "3.5 GB/s, after the others at 5.0 GB/s.") in text
     assert [round(r, 12) for r in reading.paired(runs[0], runs[2], "x").ratios[8:10]] == [round(1.8 / 1.9, 12)] * 2
 

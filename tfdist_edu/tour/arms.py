@@ -5,8 +5,10 @@ runs in equal blocks of steps so the tour can alternate the arms block by block:
 that slows down for a while then slows every arm, not just the one that happened to run.
 """
 
-RUNS = (("default", "fit"), ("default", "custom loop"),
-        ("mirrored", "fit"), ("mirrored", "custom loop"))
+# The arms compared with each other run next to each other in every round (the order reverses
+# each round), so each ratio sets two blocks back to back.
+RUNS = (("default", "fit"), ("mirrored", "fit"),
+        ("default", "custom loop"), ("mirrored", "custom loop"))
 # Explicit on every arm. Keras's "auto" would turn XLA on for the default strategy on a GPU and
 # off under MirroredStrategy (keras/src/trainers/trainer.py, _resolve_auto_jit_compile): an
 # unfair race. The custom loop's tf.function has no XLA either (training.CustomLoop).

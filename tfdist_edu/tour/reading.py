@@ -5,7 +5,8 @@ is one paired measurement; the first round, which includes tracing, is left out.
 round counts: a stretch in which the machine ran slower slows the arms of a round together and
 cancels in their ratio, so such rounds are named and drawn (``slowdowns``), not left out. Each
 verdict is ``timing.paired``'s: the typical ratio with its 95% interval. A run is flagged only
-when other processes used over a quarter of a core, or when its pairs were too spread to decide.
+when other processes used over a quarter of a core, or when its pairs were too spread to decide
+(an interval wider than the threshold band; a narrower undecided one sits near the threshold).
 """
 
 import statistics
@@ -14,6 +15,7 @@ from tfdist_edu import steadiness, verdict as verdicts
 from tfdist_edu.tour import slowdowns
 
 BUSY_LOAD = 0.25  # other processes using over a quarter of a core during the tour
+BLOCK_SPREAD = 0.10  # steady blocks spread wider than this: the reading says where it came from
 
 
 def steady(run, skip=()):
@@ -41,21 +43,42 @@ def disturbances(comparisons, other_load):
     if other_load > BUSY_LOAD:
         found.append(f"other processes used {other_load:.2f} of a core while the tour trained")
     for comparison in comparisons:
-        if comparison.verdict == verdicts.UNDECIDED:
+        if comparison.too_spread:
             found.append(f"the pairs were too spread to decide {comparison.what.lower()}")
     return found
 
 
-def _memory_sentence(memory, skip):
-    """The memory probe after each round: how steady it was, and in the slow rounds against the
-    others."""
+def round_slowness(runs):
+    """Each round's blocks against their arms' medians (the geometric mean over the arms):
+    1.10 means the arms of that round ran 10% slower than usual."""
+    runs = [r for r in runs if len(r.block_seconds) > 1]
+    rounds = min((len(r.block_seconds) for r in runs), default=0)
+    usual = [statistics.median(steady(r)) for r in runs]
+    return [statistics.geometric_mean(r.block_seconds[i] / u for r, u in zip(runs, usual))
+            for i in range(rounds)]
+
+
+def _correlation(xs, ys):
+    if len(xs) < 3 or statistics.pstdev(xs) == 0 or statistics.pstdev(ys) == 0:
+        return 0.0
+    return statistics.correlation(xs, ys)
+
+
+def _memory_sentence(memory, skip, runs=()):
+    """The memory probe after each round: how steady it was, whether it moved with the rounds'
+    times, and in the slow rounds against the others."""
     steady_rounds = [m for i, m in enumerate(memory or []) if i > 0]
     if not steady_rounds:
         return ""
     usual = statistics.median(steady_rounds)
     slow = sum(usual / m > steadiness.SLOW for m in steady_rounds)
     text = (f"A one-thread copy of 64 MB after each round ran at a median {usual:.1f} GB/s, "
+            f"the slowest {usual / min(steady_rounds):.2f}x slower, "
             f"{slow} of {len(steady_rounds)} steady rounds over {steadiness.SLOW - 1:.0%} slower.")
+    pace = round_slowness(runs)[1:len(memory)]
+    if len(pace) >= 3:
+        text += (f" The slower a round, the slower the copy after it: correlation "
+                 f"{_correlation(steady_rounds[:len(pace)], pace):+.2f} (-1: always together).")
     inside = [memory[i] for i in skip if 0 < i < len(memory)]
     outside = [m for i, m in enumerate(memory) if i > 0 and i not in skip]
     if inside and outside:
@@ -63,6 +86,36 @@ def _memory_sentence(memory, skip):
                  f"{statistics.median(inside):.1f} GB/s, after the others at "
                  f"{statistics.median(outside):.1f} GB/s.")
     return text
+
+
+MOVED_WITH = -0.4  # a correlation of the memory probe with the rounds' times at or below this
+
+
+def memory_unsteady(memory):
+    """Whether the memory probe between rounds (all but the first) had a round over
+    ``steadiness.SLOW`` x its median: the machine's memory system was unsteady in this run."""
+    rates = [m for i, m in enumerate(memory or []) if i > 0]
+    return bool(rates) and statistics.median(rates) / min(rates) > steadiness.SLOW
+
+
+def memory_moved_with_rounds(memory, runs):
+    """The correlation of the memory probe after each steady round with that round's slowness."""
+    pace = round_slowness(runs)[1:len(memory)]
+    return _correlation(list(memory[1:len(pace) + 1]), pace)
+
+
+def _spread_cause(memory, runs):
+    unsteady, together = memory_unsteady(memory), memory_moved_with_rounds(memory, runs)
+    if unsteady or together <= MOVED_WITH:
+        how = ("was unsteady too" if unsteady else "stayed within 10% of its median") + (
+            f" and ran slower after slower rounds (correlation {together:+.2f})"
+            if together <= MOVED_WITH else "")
+        return (f"That is over {BLOCK_SPREAD:.0%}; the memory probe between rounds {how}: the "
+                "machine's memory system moved the blocks in this run, and the pairs cancel what "
+                "it did to the arms of one round together.")
+    return (f"That is over {BLOCK_SPREAD:.0%} while the memory probe between rounds stayed "
+            f"steady and did not move with the rounds (correlation {together:+.2f}): this spread "
+            "did not come from the memory system.")
 
 
 def reading(runs, device_note, other_load, probes=None, memory=None):
@@ -86,7 +139,7 @@ def reading(runs, device_note, other_load, probes=None, memory=None):
     if probes:
         lines.append(steadiness.sentence(probes))
     if memory:
-        lines.append(_memory_sentence(memory, skip))
+        lines.append(_memory_sentence(memory, skip, runs))
     found = disturbances(comparisons, other_load)
     if found:
         lines.append("Read this run with care (" + "; ".join(found) + "): run the tour again "
@@ -94,6 +147,8 @@ def reading(runs, device_note, other_load, probes=None, memory=None):
     widest = max(runs, key=spread)
     lines.append(f"Each arm's steady blocks, all of them, spread over at most {spread(widest):.0%} "
                  f"of their median (interquartile range; {widest.name}).")
+    if spread(widest) > BLOCK_SPREAD and memory:
+        lines.append(_spread_cause(memory, runs))
     calls = [r for r in runs if len(r.block_call_seconds) > 1]
     if calls and other_load <= BUSY_LOAD:
         first = max(calls, key=lambda r: r.block_call_seconds[0] - statistics.median(r.block_call_seconds))
