@@ -131,9 +131,9 @@ def test_the_verdict_is_the_one_its_interval_and_its_printed_epochs_give(six):
              'Wholly above 1.00x it reads "faster", wholly below "slower"; inside '
              '0.95x-1.05x it reads "within 5%", a difference too small to matter here; '
              'otherwise "undecided", with about how many pairs would likely decide it.')
-    six.says("l06-fit-spe-md", "`ROUNDS` pairs of them, 10 in normal mode")
+    six.says("l06-fit-spe-md", "`ROUNDS` pairs of them, 8 in normal mode")
     found = _verdict(six)
-    assert found["n"] and int(found["n"]) == 10, found.group(0)
+    assert found["n"] and int(found["n"]) == 8, found.group(0)
     assert re.search(r"^verdict: (\w+)$", six.text("l06-spe-verdict"), re.M).group(1) == found["verdict"]
     expected = six.interval_verdict(found["low"], found["high"])
     if expected is not None:
