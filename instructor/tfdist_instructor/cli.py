@@ -11,14 +11,17 @@ import sys
 
 def build_parser():
     """Return the argument parser of the ``tfdist-instructor`` command: each verb is registered by
-    the module that does its work (``add_cli(subparsers)``), in the order ``--help`` lists them."""
+    the module that does its work (``add_cli(subparsers)``), in the order ``--help`` lists them. The
+    term's adds its options to ``grade``, handed the parser that the grader's ``add_cli`` returned."""
     from tfdist_instructor import compat, grading, handouts, masters, outputs, retarget, site, slides, term
 
     parser = argparse.ArgumentParser(prog="tfdist-instructor",
                                      description="Instructor tools for the tf.distribute course.")
     sub = parser.add_subparsers(dest="command", required=True)
-    for module in (grading, masters, slides, handouts, compat, site, outputs, retarget, term):
+    grade = grading.add_cli(sub)
+    for module in (masters, slides, handouts, compat, site, outputs, retarget):
         module.add_cli(sub)
+    term.add_cli(sub, grade)
     return parser
 
 

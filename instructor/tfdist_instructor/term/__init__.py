@@ -11,11 +11,12 @@
 """
 
 
-def add_cli(subparsers):
-    """Register the term's commands on ``tfdist-instructor`` and its options on ``grade``."""
+def add_cli(subparsers, grade):
+    """Register the term's commands on ``tfdist-instructor`` and its options on ``grade``, the
+    parser the grader's ``add_cli`` returned."""
     from tfdist_instructor.term import cli, gradescope, release
 
-    cli.extend_grade(subparsers.choices["grade"])
+    cli.extend_grade(grade)
     cli.add_gradebook(subparsers)
     gradescope.add_cli(subparsers)
     release.add_cli(subparsers)
