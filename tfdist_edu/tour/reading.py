@@ -75,10 +75,9 @@ def _memory_sentence(memory, skip, runs=()):
     text = (f"A one-thread copy of 64 MB after each round ran at a median {usual:.1f} GB/s, "
             f"the slowest {usual / min(steady_rounds):.2f}x slower, "
             f"{slow} of {len(steady_rounds)} steady rounds over {steadiness.SLOW - 1:.0%} slower.")
-    pace = round_slowness(runs)[1:len(memory)]
-    if len(pace) >= 3:
+    if len(round_slowness(runs)[1:len(memory)]) >= 3:
         text += (f" The slower a round, the slower the copy after it: correlation "
-                 f"{_correlation(steady_rounds[:len(pace)], pace):+.2f} (-1: always together).")
+                 f"{memory_moved_with_rounds(memory, runs):+.2f} (-1: always together).")
     inside = [memory[i] for i in skip if 0 < i < len(memory)]
     outside = [m for i, m in enumerate(memory) if i > 0 and i not in skip]
     if inside and outside:
@@ -107,7 +106,7 @@ def memory_moved_with_rounds(memory, runs):
 def _spread_cause(memory, runs):
     unsteady, together = memory_unsteady(memory), memory_moved_with_rounds(memory, runs)
     if unsteady or together <= MOVED_WITH:
-        how = ("was unsteady too" if unsteady else "stayed within 10% of its median") + (
+        how = ("was unsteady too" if unsteady else f"stayed within {steadiness.SLOW - 1:.0%} of its median") + (
             f" and ran slower after slower rounds (correlation {together:+.2f})"
             if together <= MOVED_WITH else "")
         return (f"That is over {BLOCK_SPREAD:.0%}; the memory probe between rounds {how}: the "
