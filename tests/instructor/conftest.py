@@ -32,7 +32,7 @@ def built_decks(request, tmp_path_factory):
     """Every deck built once (fast mode, from conftest) into a temporary folder; prints the time.
 
     Two decks are built at once (one alone keeps less than one of CI's two cores busy), and when
-    the session builds the site too, its tour runs meanwhile (``site_tour``).
+    the session builds the site too, the session's tour runs meanwhile (``course_tour``).
 
     For a local loop, ``TFDIST_EDU_BUILT_SLIDES=build/slides`` reuses the decks `make slides` left
     there instead (CI never sets it: there the decks are built from the notebooks under test)."""
@@ -41,27 +41,12 @@ def built_decks(request, tmp_path_factory):
         assert [p.stem for p in built] == [p.stem for p in slides.deck_paths()], "rebuild: make slides"
         return built
     if any("built_site" in item.fixturenames for item in request.session.items):
-        request.getfixturevalue("site_tour")  # started now, so it runs while the decks build
+        request.getfixturevalue("course_tour")  # started now, so it runs while the decks build
     out = tmp_path_factory.mktemp("slides")
     start = time.perf_counter()
     paths = slides.build_all(out, jobs=2)
     print(f"\nbuilt {len(paths)} decks in {time.perf_counter() - start:.0f} s")
     return paths
-
-
-@pytest.fixture(scope="session")
-def site_tour(tmp_path_factory):
-    """A short tour for the site, started in the background: (its process, its report folder);
-    what it writes to stderr goes to ``tour.log`` beside that folder."""
-    folder = tmp_path_factory.mktemp("tour") / "tour"
-    with open(folder.parent / "tour.log", "w") as log:
-        process = subprocess.Popen([sys.executable, "-m", "tfdist_edu.cli", "tour", "--epochs", "1", "--out",
-                                    str(folder)], stdout=subprocess.DEVNULL, stderr=log,
-                                   env={**os.environ, "TFDIST_EDU_FAST": "1", "TFDIST_EDU_DATA": "synthetic"})
-    yield process, folder
-    if process.poll() is None:
-        process.kill()
-        process.wait()
 
 
 def _executed(tmp_path_factory):
@@ -76,18 +61,17 @@ def _executed(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory, built_decks, site_tour):
+def built_site(tmp_path_factory, built_decks, course_tour):
     """The site with every executed lesson, the session's decks and a short tour: (folder, executed).
 
     The lessons are the copies the normal-mode nbval run leaves in build/executed/ (``make test``
     runs it before these tests); without them they are run here in fast mode first."""
     work = tmp_path_factory.mktemp("site")
     executed = _executed(tmp_path_factory)
-    process, tour_report = site_tour
-    if process.wait():
-        log = (tour_report.parent / "tour.log").read_text()
-        raise RuntimeError(f"the tour exited with {process.returncode}:\n{log[-3000:]}")
+    tour = course_tour.result()
+    if tour.returncode:
+        raise RuntimeError(f"the tour exited with {tour.returncode}:\n{tour.stderr[-3000:]}")
     start = time.perf_counter()
-    site.build(executed, work / "site", slides=built_decks[0].parent, tour=tour_report, sphinx_build=SPHINX)
+    site.build(executed, work / "site", slides=built_decks[0].parent, tour=course_tour.out, sphinx_build=SPHINX)
     print(f"\nsite built in {time.perf_counter() - start:.0f} s")
     return work / "site", executed
