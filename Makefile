@@ -65,7 +65,8 @@ demo: $(VENV)/.course-installed
 # claim no timing, so they do not run alone), the Slurm recipes and the tour's tests; in the
 # background every lesson again, fast, on Colab's Python and package versions and the stand-ins
 # (`make colab-test` adds the solutions), then the other unit tests (the local clusters among
-# them), their log printed at the end. Each run prints its time.
+# them), their log printed at the end. Each run prints its time, and its slowest tests; every
+# test's time is in build/junit-*.xml.
 FOREGROUND_TESTS := tests/instructor tests/slurm tests/tour
 test:
 	PYTHON=$(PYTHON) COLAB_STAGE=tools scripts/colab_stack.sh
@@ -73,12 +74,12 @@ test:
 		"PYTHON=$(PYTHON) COLAB_STAGE=prepare scripts/colab_stack.sh"
 	rm -rf build/executed
 	TFDIST_EDU_EXECUTED_DIR=build/executed \
-		$(BIN)/python -m pytest notebooks --nbval-lax --durations=25 $(PYTEST_ARGS)
+		$(BIN)/python -m pytest notebooks --nbval-lax --durations=25 --junitxml=build/junit-lessons.xml $(PYTEST_ARGS)
 	scripts/beside.sh build/background-tests.log \
-		"TFDIST_EDU_EXECUTED_DIR=build/executed $(BIN)/python -m pytest $(FOREGROUND_TESTS) --durations=30 $(PYTEST_ARGS)" \
+		"TFDIST_EDU_EXECUTED_DIR=build/executed $(BIN)/python -m pytest $(FOREGROUND_TESTS) --durations=30 --junitxml=build/junit-foreground.xml $(PYTEST_ARGS)" \
 		"COLAB_TARGETS='tests/colab notebooks' PYTHON=$(PYTHON) scripts/colab_stack.sh --durations=15 $(PYTEST_ARGS)" \
 		"TFDIST_EDU_EXECUTED_DIR=build/executed $(BIN)/python -m pytest tests \
-			$(foreach t,$(FOREGROUND_TESTS),--ignore=$(t)) --durations=30 $(PYTEST_ARGS)"
+			$(foreach t,$(FOREGROUND_TESTS),--ignore=$(t)) --durations=30 --junitxml=build/junit-unit.xml $(PYTEST_ARGS)"
 
 # A quick local loop: everything in fast mode (small data, fewer epochs).
 test-fast: $(VENV)/.test-installed
