@@ -6,14 +6,15 @@
   functions on inputs the grader chose; plain data comes back (``codec``: JSON and .npy);
 - ``catalog``/``verdict``: the question files (``grading/questions/<exercise>/qN.py``) and the
   points, decided in the grader's process from that data;
-- ``options``: a run's options (``GradeOptions``), one frozen object the command builds once;
+- ``options``: a run's options (``GradeOptions``), one frozen object the command builds once (the
+  ``--exercise`` and the seeds it was given in it, read through ``seed_for``);
 - ``result``/``report``/``grade``/``folder``/``cli``: grades, the class report, the command.
 
 This module imports nothing heavy: the runner and the probes import it inside the sandbox.
 """
 
 from tfdist_instructor.grading.cli import add_cli
-from tfdist_instructor.grading.folder import grade_folder
+from tfdist_instructor.grading.folder import grade_files, grade_folder
 from tfdist_instructor.grading.grade import grade_submission
 from tfdist_instructor.grading.notebook import EXERCISES_DIR
 from tfdist_instructor.grading.options import DEFAULT_TIMEOUT_S, GradeOptions
@@ -23,4 +24,4 @@ from tfdist_instructor.grading.result import GradeResult
 from tfdist_instructor.grading.structure import CHECK_CELL
 
 __all__ = ["CHECK_CELL", "DEFAULT_TIMEOUT_S", "EXERCISES_DIR", "GradeOptions", "GradeResult", "add_cli", "exercises",
-           "feedback", "grade_folder", "grade_submission", "questions", "write_report"]
+           "feedback", "grade_files", "grade_folder", "grade_submission", "questions", "write_report"]

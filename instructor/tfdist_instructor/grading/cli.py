@@ -2,10 +2,10 @@
 
 :func:`run` is the command's one entry point, for a folder and for a class alike: its checks are
 written once, here. It builds the run's options once (a frozen ``GradeOptions``, refused with
-one line when a value is bad) and hands that object down. The term (``term/cli.py``) adds its
-options (``--roster``, ``--hand``, ...) and a ``class_grade`` hook that checks them, loads the
-roster and returns the class's grading, which ``run`` calls after the shared checks instead of
-grading a plain folder.
+one line when a value is bad; the seeds ``--replay-seeds`` replays read into it) and hands that
+object down. The term (``term/cli.py``) adds its options (``--roster``, ``--hand``, ...) and a
+``class_grade`` hook that checks them, loads the roster and returns the class's grading, which
+``run`` calls after the shared checks instead of grading a plain folder.
 """
 
 import os
@@ -60,10 +60,9 @@ def run(args):
         raise RuntimeError(f"cannot sandbox submissions here: {why}; {DOCKER_HINT}")
     if not options.sandboxed:
         print("warning: --trust-submissions: notebooks run unsandboxed, as your user", flush=True)
-    chosen = scores.recorded_seeds(args.out) if options.replay_seeds else options.seed
     if grade_class is not None:
-        return grade_class(chosen)
-    results = grade_folder(args.submissions, args.out, options, seeds=chosen)
+        return grade_class()
+    results = grade_folder(args.submissions, args.out, options)
     written = Path(args.out) / "written.md"
     failed = not_graded_summary(results, f"tfdist-instructor grade {args.submissions} --out {args.out} --replay-seeds")
     print(f"\n{sum(r.graded for r in results)} submissions graded; scores in {Path(args.out) / 'scores.csv'} "

@@ -5,40 +5,39 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from tfdist_instructor.grading import catalog, notebook, seeds as seeding
+from tfdist_instructor.grading import catalog, notebook
 from tfdist_instructor.grading.grade import grade_submission
 from tfdist_instructor.grading.options import GradeOptions
 from tfdist_instructor.grading.report import write_report
 
 
-def grade_folder(submissions_dir, out_dir, options=GradeOptions(), students=None, seeds=None):
-    """Grade every file in ``submissions_dir`` with the run's ``options`` (a :class:`GradeOptions`);
-    write ``scores.csv`` and ``feedback/`` in ``out_dir``.
+def grade_folder(submissions_dir, out_dir, options=GradeOptions()):
+    """Grade every file in ``submissions_dir`` (hidden files skipped), each one student's submission
+    named after the file, with the run's ``options``; as :func:`grade_files` does."""
+    return grade_files({f: _student(f) for f in submissions(submissions_dir)}, out_dir, options)
 
-    Each file is one student's submission (hidden files are skipped), named after the file;
-    or, with ``students`` (``{path: student id}``), exactly those files, each under its id
-    (``submissions_dir`` is then ignored and may be None). ``seeds``: None (``options.seed``:
-    a new seed per submission unless it is set), one int for all, or ``{student id: seed}`` (see
-    :mod:`seeds`). The exercise is ``options.exercise``, or the one every notebook names.
-    ``options.jobs`` submissions run at once. Returns one
-    GradeResult per file, in order; the report is updated after every
-    submission (so an interrupted run keeps what it graded), and rows of students not graded
-    in this run stay as they were.
+
+def grade_files(students, out_dir, options=GradeOptions()):
+    """Grade exactly the files of ``students`` (``{path: student id}``), each under its id, with the
+    run's ``options`` (a :class:`GradeOptions`); write ``scores.csv`` and ``feedback/`` in ``out_dir``.
+
+    The exercise is ``options.exercise``, or the one the notebooks name (found here, once, and handed to
+    each submission beside the options: a notebook that names none is graded as it); each student's seed is
+    ``options.seed_for(student)``, or a new one. ``options.jobs`` submissions run at once. Returns
+    one GradeResult per file, in order; the report is updated after every submission (so an
+    interrupted run keeps what it graded), and rows of students not graded in this run stay as they were.
     """
-    students = {Path(p): s for p, s in students.items()} if students is not None else None
-    files = list(students) if students is not None else submissions(submissions_dir)
-    if not files:
+    students = {Path(p): s for p, s in students.items()}
+    if not students:
         raise ValueError("no submissions to grade: the mapping of files to students is empty")
-    names = [students[f] if students is not None else _student(f) for f in files]
+    files, names = list(students), list(students.values())
     if options.exercise is not None:
         catalog.load(options.exercise)  # ValueError naming the exercises, before any work
-    exercise = options.exercise or _common_exercise(files)
-    seeds = options.seed if seeds is None else seeds
+    named = None if options.exercise is not None else _common_exercise(files)
     results, lock, started = [None] * len(files), threading.Lock(), time.monotonic()
 
     def grade(i):
-        result = grade_submission(files[i], options, exercise=exercise, student=names[i],
-                                  seed=seeding.for_student(seeds, names[i]))
+        result = grade_submission(files[i], options, student=names[i], named=named)
         with lock:
             results[i] = result
             write_report([result], out_dir)  # its row, merged: the rest of the report stays

@@ -18,19 +18,21 @@ RUN_ENV = {"TFDIST_EDU_FAST": "1", "TFDIST_EDU_DATA": "synthetic", "TF_CPP_MIN_L
            "PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1", "PATH": "/usr/bin:/bin"}
 
 
-def grade_submission(path, options=GradeOptions(), exercise=None, student=None, seed=None):
+def grade_submission(path, options=GradeOptions(), student=None, named=None):
     """Grade one submitted file with the run's ``options`` and return its GradeResult (never raises for bad files).
 
-    ``exercise``: the exercise it is graded as (default: ``options.exercise``, else the one the
-    notebook names). ``student``: the id its row and feedback carry (default: the file's name without
-    ``.ipynb``). ``seed``: the seed of the inputs the grader draws (default: a new one, from
-    :func:`seeds.new_seed`); it is recorded in the result, and the same seed gives the same inputs.
-    ``options.profile`` also times the kernel's TensorFlow import (``result.phases``, see :mod:`phases`).
+    ``student``: the id its row and feedback carry (default: the file's name without ``.ipynb``).
+    ``named``: the exercise the run's submissions all name (a folder's or a class's, settled beside the
+    options), which a notebook that names none is graded as. The options say the rest: ``options.exercise``
+    is the exercise every file is graded as (None: ``named``, else the one the notebook names),
+    ``options.seed_for(student)`` the seed of the inputs the grader draws (None: a new one, from
+    :func:`seeds.new_seed`); the seed is recorded in the result, and the same seed gives the same
+    inputs. ``options.profile`` also times the kernel's TensorFlow import (``result.phases``, see :mod:`phases`).
     """
-    exercise = exercise or options.exercise
-    path, started = Path(path), time.monotonic()
-    result = GradeResult(student=student or (path.stem if path.suffix == ".ipynb" else path.name), file=path.name,
-                         seed=seeds.new_seed() if seed is None else seeds.check(seed))
+    exercise, path, started = options.exercise or named, Path(path), time.monotonic()
+    student = student or (path.stem if path.suffix == ".ipynb" else path.name)
+    seed = options.seed_for(student)
+    result = GradeResult(student=student, file=path.name, seed=seeds.new_seed() if seed is None else seeds.check(seed))
     try:
         if exercise:
             _expect(result, exercise)

@@ -3,7 +3,8 @@
 Every submission gets inputs of its own, so an answer hard-coded for someone else's inputs (or
 for the notebook's examples) does not pass. The seed they were drawn from is written into
 ``scores.csv`` and the feedback; grading again with that seed (``--seed``, or
-``--replay-seeds`` for the seeds a report recorded) draws exactly the same inputs.
+``--replay-seeds`` for the seeds a report recorded) draws exactly the same inputs. Which seed a
+student gets is the run's options' to say (``GradeOptions.seed_for``).
 """
 
 import secrets
@@ -33,12 +34,3 @@ def draw_inputs(asked, seed):
     rng = np.random.default_rng(seed)
     return {q.name: q.inputs(rng) for q in asked}
 
-
-def for_student(seeds, student):
-    """The seed ``seeds`` gives ``student``: ``seeds`` is None (a new seed each), one int (the
-    same for everyone), or ``{student: seed}`` (a new seed for a student it does not name)."""
-    if seeds is None:
-        return None
-    if isinstance(seeds, dict):
-        return seeds.get(student)
-    return check(seeds)

@@ -9,21 +9,22 @@ policy and each file's submission time (``record``), so that a regrade judges as
 
 from pathlib import Path
 
-from tfdist_instructor.grading import GradeOptions, grade_folder, notebook, report, seeds as seeding
+from tfdist_instructor.grading import GradeOptions, grade_files, notebook, report
 from tfdist_instructor.term import intake as intake_, record, totals
 from tfdist_instructor.term.policy import POLICY_DIR, Policy, check_folder
 
 
-def grade_class(submissions, out, roster, options=GradeOptions(), seeds=None, hand=None, policy_dir=None,
-                slurm=None):
+def grade_class(submissions, out, roster, options=GradeOptions(), hand=None, policy_dir=None, slurm=None):
     """Grade ``submissions`` for ``roster`` into ``out`` with the run's ``options`` (a
     ``GradeOptions``); return (results, intake, totals rows).
 
-    ``seeds``: None (``options.seed``: new ones unless it is set), one int, or ``{student id:
-    seed}`` (e.g. a report's recorded seeds). Into a report that already holds the class, only the
-    students with a file in ``submissions`` (of ``options.only``, when given) get new rows, totals
-    and unmatched entries; every other stays."""
-    only, seeds = options.only, options.seed if seeds is None else seeds
+    Each student's seed is ``options.seed_for(id)`` (``--seed``, or the report's recorded seeds
+    with ``--replay-seeds``), a new one for a student it gives none; the exercise is
+    ``options.exercise`` or the one every matched file names. The class is graded with ``options``
+    as it came; what the class settles (that exercise, new seeds) is handed down beside it. Into a
+    report that already holds the class, only the students with a file in ``submissions`` (of
+    ``options.only``, when given) get new rows, totals and unmatched entries; every other stays."""
+    only = options.only
     taken = intake_.take_in(submissions, roster)
     if only:
         unknown = sorted(set(only) - set(roster.by_id))
@@ -49,11 +50,10 @@ def grade_class(submissions, out, roster, options=GradeOptions(), seeds=None, ha
         raise ValueError(f"no submission in {submissions} matches the roster (see {listed})")
     for line in record.settle_times(taken, out):  # each file judged by the time recorded for its content
         print(f"note: {line}", flush=True)
-    chosen = {sid: _seed(seeds, sid) for sid in taken.matched}  # explicit: a Slurm task draws the same inputs
-    if slurm is not None:
-        results = slurm.grade(taken.files, chosen, out, exercise, options)
-    else:  # the exercise is the one every matched file names (_exercise), or options.exercise
-        results = grade_folder(None, out, options, students=taken.files, seeds=chosen)
+    if slurm is not None:  # the exercise every matched file names (_exercise), or options.exercise
+        results = slurm.grade(taken.files, out, options, named=exercise)
+    else:  # grade_files finds the same one among the same files
+        results = grade_files(taken.files, out, options)
     rows = totals.totals(results, taken, roster, policy, hand_points)
     if old is not None:  # the class's report: only this run's students change
         rows = totals.merged(old, rows, set(taken.matched) | taken.held)
@@ -91,11 +91,6 @@ def _tell(results, rows, out):
         (Path(out) / "feedback" / f"{result.student}.md").write_text(report.feedback(result, total=[
             f"Total: **{row['total']} / {row['possible']}** ({how})", *totals.when(row)]))
         print(f"{result.student}: total {row['total']} / {row['possible']} ({how})", flush=True)
-
-
-def _seed(seeds, student):
-    chosen = seeding.for_student(seeds, student)
-    return seeding.new_seed() if chosen is None else chosen
 
 
 def _exercise(taken):

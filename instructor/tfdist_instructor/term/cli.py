@@ -37,19 +37,18 @@ def class_grade(args, options):
 
     check_folder(args.policy_dir or POLICY_DIR, args.policy_dir)  # a mistyped folder or file: one line, no work
     roster = Roster.load(args.roster)
-    return lambda seeds: _grade(args, roster, options, seeds)
+    return lambda: _grade(args, roster, options)
 
 
-def _grade(args, roster, options, seeds):
+def _grade(args, roster, options):
     from tfdist_instructor.grading.cli import NOT_ALL_GRADED
     from tfdist_instructor.grading.folder import not_graded_summary
     from tfdist_instructor.term import classgrade, slurm
 
-    sbatch_options = [o for s in args.slurm_option for o in shlex.split(s)]
-    runner = slurm.SlurmGrader(tasks=args.slurm_tasks, sbatch_options=sbatch_options) if args.slurm else None
+    sbatch_args = [o for s in args.slurm_option for o in shlex.split(s)]
+    runner = slurm.SlurmGrader(tasks=args.slurm_tasks, sbatch_args=sbatch_args) if args.slurm else None
     results, taken, rows = classgrade.grade_class(Path(args.submissions), Path(args.out), roster, options,
-                                                  seeds=seeds, hand=args.hand, policy_dir=args.policy_dir,
-                                                  slurm=runner)
+                                                  hand=args.hand, policy_dir=args.policy_dir, slurm=runner)
     failed = [r.student for r in results if not r.graded]
     again = " ".join([f"tfdist-instructor grade {args.submissions} --out {args.out} --roster {args.roster}",
                       *([f"--policy-dir {args.policy_dir}"] if args.policy_dir else []),

@@ -1,13 +1,14 @@
 """``grade --slurm``: the class as a Slurm job array, merged into one report as a local run writes it.
 
-The submitting host writes ``REPORT_DIR/slurm/manifest.json`` (each submission's file, student
-and seed) and a job script, and submits one array (``sbatch --requeue``); task k grades
-submissions k, k+N, k+2N, ... in the same bubblewrap sandbox, each result written atomically to
-``results/<index>.json``. A task that dies (FAILED, NODE_FAIL, OUT_OF_MEMORY, TIMEOUT) is
-requeued (``scontrol requeue``) up to ``retries`` times; its rerun skips the submissions whose
-result exists. The merge reads exactly one result per submission index, so nothing is counted
-twice, and writes ``scores.csv`` and ``feedback/`` with the grader's own ``write_report``.
-The report folder, the submissions and this Python must be on storage every node sees.
+The submitting host writes ``REPORT_DIR/slurm/manifest.json`` (the run's options with the class's
+exercise and every student's seed written in; each submission's file, student and seed) and a job
+script, and submits one array (``sbatch --requeue``); task k grades submissions k, k+N, k+2N, ...
+in the same bubblewrap sandbox, each result written atomically to ``results/<index>.json``. A
+task that dies (FAILED, NODE_FAIL, OUT_OF_MEMORY, TIMEOUT) is requeued (``scontrol requeue``) up
+to ``retries`` times; its rerun skips the submissions whose result exists. The merge reads exactly
+one result per submission index, so nothing is counted twice, and writes ``scores.csv`` and
+``feedback/`` with the grader's own ``write_report``. The report folder, the submissions and this
+Python must be on storage every node sees.
 """
 
 import dataclasses
@@ -21,6 +22,7 @@ from pathlib import Path
 
 from tfdist_instructor.grading import GradeOptions, GradeResult, grade_submission, write_report
 from tfdist_instructor.grading.result import NOT_GRADED
+from tfdist_instructor.grading.seeds import new_seed
 
 DIED = {"FAILED", "NODE_FAIL", "OUT_OF_MEMORY", "TIMEOUT", "BOOT_FAIL", "PREEMPTED"}
 FINAL = DIED | {"COMPLETED", "CANCELLED", "DEADLINE"}
@@ -30,27 +32,34 @@ PER_TASK = 10  # submissions per array task by default
 @dataclasses.dataclass
 class SlurmGrader:
     tasks: int | None = None
-    sbatch_options: list = dataclasses.field(default_factory=list)  # extra sbatch options (--slurm-option)
+    sbatch_args: list = dataclasses.field(default_factory=list)  # extra sbatch arguments (--slurm-option)
     retries: int = 2
     poll_s: float = 3.0
     client: object = None  # runs a Slurm command (argv) and returns CompletedProcess; default: locally
     env: dict | None = None  # the environment jobs are submitted with (sbatch passes it on)
     records: list = dataclasses.field(default_factory=list)  # the array's tasks as Slurm last reported them
 
-    def grade(self, files, seeds, out, exercise, options=GradeOptions()):
-        """Grade ``{path: student}`` with ``{student: seed}`` as ``exercise`` on Slurm, with the run's
-        ``options`` (each task rebuilds them from the manifest); write the report; return the results."""
+    def grade(self, files, out, options=GradeOptions(), named=None):
+        """Grade ``{path: student}`` on Slurm with the run's ``options``, as ``options.exercise`` or else
+        ``named`` (the exercise the class's files name). A student the options give no seed gets a new
+        one here, so that a task and a rerun of it draw the same inputs: the manifest holds the options
+        as plain data with that exercise and every student's seed written in, and each task builds its
+        own copy from it. Write the report; return the results."""
         work = Path(out).resolve() / "slurm"
         (work / "results").mkdir(parents=True, exist_ok=True)
-        entries = [{"file": str(Path(p).resolve()), "student": s, "seed": seeds[s]} for p, s in files.items()]
+        exercise = options.exercise or named
+        entries = [{"file": str(Path(p).resolve()), "student": s,
+                    "seed": new_seed() if options.seed_for(s) is None else options.seed_for(s)}
+                   for p, s in files.items()]
         tasks = max(1, min(len(entries), self.tasks or -(-len(entries) // PER_TASK)))
-        manifest = {"exercise": exercise, "options": options.as_dict(), "tasks": tasks, "submissions": entries}
+        given = {**options.as_dict(), "exercise": exercise, "seeds": {e["student"]: e["seed"] for e in entries}}
+        manifest = {"options": given, "tasks": tasks, "submissions": entries}
         (work / "manifest.json").write_text(json.dumps(manifest, indent=1))
         script = work / "job.sh"
         script.write_text(f"#!/bin/bash\nexec {sys.executable} -m tfdist_instructor.term.slurm "
                           f"{work / 'manifest.json'} \"$SLURM_ARRAY_TASK_ID\"\n")
         job = self._run(["sbatch", "--parsable", "--requeue", f"--array=0-{tasks - 1}", f"--job-name=tfdist-grade",
-                         f"--output={work}/task-%a.log", *self.sbatch_options,
+                         f"--output={work}/task-%a.log", *self.sbatch_args,
                          str(script)]).stdout.strip().split(";")[0]
         print(f"Slurm job {job}: {len(entries)} submissions in {tasks} array task(s)", flush=True)
         share = -(-len(entries) // tasks)
@@ -104,7 +113,8 @@ def merge(work, entries, exercise):
 
 
 def task(manifest_path, index):
-    """Grade this array task's share of the manifest; skip what an earlier run of it finished."""
+    """Grade this array task's share of the manifest, with the options it holds (the exercise and every
+    seed in them); skip what an earlier run of it finished."""
     manifest = json.loads(Path(manifest_path).read_text())
     options = GradeOptions.from_dict(manifest["options"])
     results = Path(manifest_path).parent / "results"
@@ -113,8 +123,7 @@ def task(manifest_path, index):
         if target.exists():
             continue
         entry = manifest["submissions"][i]
-        result = grade_submission(entry["file"], options, exercise=manifest["exercise"], student=entry["student"],
-                                  seed=entry["seed"])
+        result = grade_submission(entry["file"], options, student=entry["student"])
         partial = target.with_suffix(f".{os.getpid()}.part")
         partial.write_text(json.dumps(dataclasses.asdict(result)))
         os.replace(partial, target)  # atomic: a result is whole or absent

@@ -72,7 +72,7 @@ def test_a_run_broken_once_by_the_machine_is_graded_on_its_second_run(tmp_path, 
 
     monkeypatch.setattr(launch, "run", first_starved)
     result = grading.grade_submission(grading.EXERCISES_DIR.parent / "solutions" / EXERCISE / f"{EXERCISE}.ipynb",
-                                      grading.GradeOptions(timeout_s=120), student="amy", seed=7)
+                                      grading.GradeOptions(timeout_s=120, seed=7), student="amy")
     assert (result.status, result.score, result.reason, len(runs)) == ("graded", 10, "all tests passed", 2)
     assert result.retried.startswith("the notebook's kernel could not start: BlockingIOError")
 

@@ -178,7 +178,7 @@ def test_forged_or_broken_answers_fail_every_case_without_raising():
 
 def test_a_notebook_of_another_exercise_is_rejected_without_running(tmp_path):
     path = shutil.copy(reference("solution", "02_custom_loop"), tmp_path / "bob.ipynb")
-    result = grading.grade_submission(path, exercise="01_global_batch")
+    result = grading.grade_submission(path, grading.GradeOptions(exercise="01_global_batch"))
     assert (result.status, result.score, result.possible) == ("rejected", 0, 10)
     assert "exercise 02_custom_loop, not of 01_global_batch" in result.reason
 

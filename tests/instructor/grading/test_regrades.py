@@ -92,8 +92,9 @@ def test_columns_of_others_are_kept_when_a_regrade_adds_questions(tmp_path):
 def test_replay_seeds_reads_the_seeds_the_report_recorded(tmp_path):
     grading.write_report([result("amy", 2, 11, "t1"), result("bob", 0, 22, "t1")], tmp_path)
     assert scores.recorded_seeds(tmp_path) == {"amy": 11, "bob": 22}
-    assert seeds.for_student({"amy": 11}, "amy") == 11 and seeds.for_student({"amy": 11}, "zed") is None
-    assert seeds.for_student(7, "zed") == 7 and seeds.for_student(None, "zed") is None
+    recorded = grading.GradeOptions(seeds=scores.recorded_seeds(tmp_path))
+    assert recorded.seed_for("amy") == 11 and recorded.seed_for("zed") is None
+    assert grading.GradeOptions(seed=7).seed_for("zed") == 7 and grading.GradeOptions().seed_for("zed") is None
 
 
 # --------------------------------------------------------------------------------------------
@@ -137,9 +138,10 @@ def test_regrading_one_student_with_the_recorded_seed_gives_the_identical_grade_
 @needs_sandbox
 def test_the_same_seed_gives_every_case_the_same_message_and_a_new_seed_new_inputs(graded_class):
     folder, _, results = graded_class
-    options = grading.GradeOptions(timeout_s=120)
-    again = grading.grade_submission(folder / "bob.ipynb", options, seed=results["bob"].seed)
+    again = grading.grade_submission(folder / "bob.ipynb",
+                                     grading.GradeOptions(timeout_s=120, seed=results["bob"].seed))
     assert again.tests == results["bob"].tests
-    other = grading.grade_submission(folder / "bob.ipynb", options, seed=results["bob"].seed + 1)
+    other = grading.grade_submission(folder / "bob.ipynb",
+                                     grading.GradeOptions(timeout_s=120, seed=results["bob"].seed + 1))
     failed = [t["message"] for t in other.tests if not t["passed"]]
     assert other.score == again.score and failed != [t["message"] for t in again.tests if not t["passed"]]

@@ -255,13 +255,15 @@ def test_the_slurm_options_reach_sbatch_and_the_grade_options_the_manifest(tmp_p
         out = {"sbatch": "42\n", "scontrol": "JobId=42 ArrayTaskId=0 JobState=COMPLETED\n"}.get(argv[0], "")
         return subprocess.CompletedProcess(argv, 0, stdout=out, stderr="")
 
-    grader = term_slurm.SlurmGrader(sbatch_options=["--partition=grading"], poll_s=0, client=client)
+    grader = term_slurm.SlurmGrader(sbatch_args=["--partition=grading"], poll_s=0, client=client)
+    options = GradeOptions(timeout_s=30, exercise=EXERCISE, seeds={"s1": 7})
     with contextlib.redirect_stdout(io.StringIO()):
-        grader.grade({tmp_path / "a.ipynb": "s1"}, {"s1": 7}, tmp_path / "out", EXERCISE, GradeOptions(timeout_s=30))
+        grader.grade({tmp_path / "a.ipynb": "s1"}, tmp_path / "out", options)
     sbatch = next(argv for argv in calls if argv[0] == "sbatch")
     assert "--partition=grading" in sbatch and sbatch[-1].endswith("job.sh")
     manifest = json.loads((tmp_path / "out" / "slurm" / "manifest.json").read_text())
-    assert GradeOptions.from_dict(manifest["options"]) == GradeOptions(timeout_s=30)
+    assert GradeOptions.from_dict(manifest["options"]) == options
+    assert [(s["student"], s["seed"]) for s in manifest["submissions"]] == [("s1", 7)]
 
 
 @pytest.mark.slurm
@@ -273,8 +275,9 @@ def test_the_class_graded_on_slurm_with_a_task_killed_matches_the_local_run(term
     watcher = threading.Thread(target=_kill_task_once, args=(out / "slurm", done, killed), daemon=True)
     watcher.start()
     try:
-        classgrade.grade_class(term / "downloads", out, Roster.load(term / "roster.csv"), GradeOptions(timeout_s=300),
-                               seeds=scores.recorded_seeds(term / "graded"), policy_dir=term / "policy", slurm=grader)
+        classgrade.grade_class(term / "downloads", out, Roster.load(term / "roster.csv"),
+                               GradeOptions(timeout_s=300, seeds=scores.recorded_seeds(term / "graded")),
+                               policy_dir=term / "policy", slurm=grader)
     finally:
         done.set()
     _show(out / "scores.csv", *sorted((out / "slurm").glob("task-*.log")))
