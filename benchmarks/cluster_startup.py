@@ -19,9 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a source checkout
-
-from tfdist_edu import cluster, supervisor, worker  # noqa: E402
+from tfdist_edu import cluster, supervisor, worker
 
 
 def parse_args():

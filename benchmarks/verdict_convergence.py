@@ -11,11 +11,8 @@ that converges decides more often as pairs are added, and decides right.
 import argparse
 import math
 import random
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from tfdist_edu import verdict  # noqa: E402  (the statistics alone: no TensorFlow)
+from tfdist_edu import verdict  # the statistics alone: no TensorFlow
 
 ANSWERS = (verdict.FASTER, verdict.SLOWER, verdict.WITHIN, verdict.UNDECIDED)
 
