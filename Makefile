@@ -62,12 +62,13 @@ demo: $(VENV)/.course-installed
 # in the foreground the instructor tooling (its site tests build the course website from those
 # copies; all grading, whose sandboxes share one process limit, and both Slurm users stay in
 # this one run; the grading tests run every solution, whole, through the grader: the solutions
-# claim no timing, so they do not run alone), the Slurm recipes and the tour's tests; in the
-# background every lesson again, fast, on Colab's Python and package versions and the stand-ins
+# claim no timing, so they do not run alone), the Slurm recipes, the tour's tests and the
+# ipyparallel engines' (ipyparallel 9 here); in the background the engines' tests and every lesson
+# again, fast, on Colab's Python and package versions (its ipyparallel 8.8) and the stand-ins
 # (`make colab-test` adds the solutions), then the other unit tests (the local clusters among
 # them), their log printed at the end. Each run prints its time, and its slowest tests; every
 # test's time is in build/junit-*.xml.
-FOREGROUND_TESTS := tests/instructor tests/slurm tests/tour
+FOREGROUND_TESTS := tests/instructor tests/slurm tests/tour tests/engines
 test:
 	PYTHON=$(PYTHON) COLAB_STAGE=tools scripts/colab_stack.sh
 	scripts/beside.sh build/colab-prepare.log "$(MAKE) --no-print-directory $(VENV)/.test-installed" \
@@ -77,7 +78,7 @@ test:
 		$(BIN)/python -m pytest notebooks --nbval-lax --durations=25 --junitxml=build/junit-lessons.xml $(PYTEST_ARGS)
 	scripts/beside.sh build/background-tests.log \
 		"TFDIST_EDU_EXECUTED_DIR=build/executed $(BIN)/python -m pytest $(FOREGROUND_TESTS) --durations=30 --junitxml=build/junit-foreground.xml $(PYTEST_ARGS)" \
-		"COLAB_TARGETS='tests/colab notebooks' PYTHON=$(PYTHON) scripts/colab_stack.sh --durations=15 $(PYTEST_ARGS)" \
+		"COLAB_TARGETS='tests/colab tests/engines notebooks' PYTHON=$(PYTHON) scripts/colab_stack.sh --durations=15 $(PYTEST_ARGS)" \
 		"TFDIST_EDU_EXECUTED_DIR=build/executed $(BIN)/python -m pytest tests \
 			$(foreach t,$(FOREGROUND_TESTS),--ignore=$(t)) --durations=30 --junitxml=build/junit-unit.xml $(PYTEST_ARGS)"
 

@@ -154,4 +154,4 @@ echo "Colab stage: Python $("${PY[@]}" -c 'import platform; print(platform.pytho
 PYTHONPATH="$CHECKOUT:$CHECKOUT/instructor" TFDIST_EDU_FAST=1 TFDIST_EDU_DATA=synthetic \
     PYDEVD_DISABLE_FILE_VALIDATION=1 \
     TFDIST_EDU_COLAB_STAGE="$MODE" TFDIST_EDU_COLAB_LABEL="$LABEL" \
-    "${PY[@]}" -m pytest -p no:cacheprovider ${COLAB_TARGETS:-tests/colab notebooks solutions} --nbval-lax "$@"
+    "${PY[@]}" -m pytest -p no:cacheprovider ${COLAB_TARGETS:-tests/colab tests/engines notebooks solutions} --nbval-lax "$@"
