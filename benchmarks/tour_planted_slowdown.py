@@ -34,7 +34,7 @@ def main(argv=None):
     from tfdist_edu.tour.blocks import BlockData
 
     course = data.load("fashion_mnist")
-    global_batch = 128
+    global_batch = 2 * tour.PER_REPLICA_BATCH  # the tour's own: two replicas' worth
     steps = max(1, course.num_train // global_batch // tour.BLOCKS_PER_EPOCH)
     twins = [Arm("default", args.method, course, global_batch, steps, hardware.detect().summary())
              for _ in range(2)]

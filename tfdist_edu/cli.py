@@ -49,6 +49,7 @@ def _at_least_one(text):
 def build_parser():
     """Return the argument parser of the ``tfdist-edu`` command."""
     from tfdist_edu import data, settings
+    from tfdist_edu import tour as tour_pkg
 
     parser = argparse.ArgumentParser(
         prog="tfdist-edu", description="Helpers for the tf.distribute course.")
@@ -69,7 +70,8 @@ def build_parser():
     tour.add_argument("--dataset", choices=data.NAMES, default="fashion_mnist")
     tour.add_argument("--source", choices=settings.DATA_SOURCES, default=None,
                       help="where data comes from (default: TFDIST_EDU_DATA, else auto)")
-    tour.add_argument("--batch", type=int, default=64, help="per-replica batch size")
+    tour.add_argument("--batch", type=int, default=tour_pkg.PER_REPLICA_BATCH,
+                      help=f"per-replica batch size (default: {tour_pkg.PER_REPLICA_BATCH})")
     tour.add_argument("--out", default="tour-report", help="report folder (created)")
     tour.set_defaults(func=_tour)
 

@@ -162,7 +162,8 @@ def reading(runs, device_note, other_load, probes=None, memory=None):
         lines.append("The replicas are logical devices on one processor: they share the cores "
                      f"that one replica's step already uses{kept}, so splitting the batch adds "
                      "no compute, while every mirrored step still splits the batch and "
-                     "all-reduces the gradients.")
+                     "all-reduces the gradients. That cost comes with every step, whatever its "
+                     "batch: try a larger --batch to see it shrink against the step's compute.")
     lines.append("Validation accuracy after the last epoch: " + ", ".join(
         f"{r.final('val_accuracy'):.1%} ({r.name})" for r in runs) + ".")
     return " ".join(lines)
