@@ -2,6 +2,8 @@
 MultiWorkerMirroredStrategy across them, and nothing left running afterwards."""
 
 import os
+import signal
+from pathlib import Path
 
 import psutil
 import pytest
@@ -10,39 +12,7 @@ from tfdist_edu import engines
 
 
 # What a %%px cell runs on every worker: MultiWorkerMirroredStrategy over them, four custom steps.
-TRAIN_FOUR_STEPS = """
-import json
-import os
-
-import keras
-import numpy as np
-import tensorflow as tf
-
-strategy = tf.distribute.MultiWorkerMirroredStrategy()
-with strategy.scope():
-    keras.utils.set_random_seed(0)
-    model = keras.Sequential([keras.Input((8,)), keras.layers.Dense(4)])
-    optimizer = keras.optimizers.SGD(0.1)
-    optimizer.build(model.trainable_variables)
-rng = np.random.default_rng(0)
-x, y = rng.normal(size=(64, 8)).astype("float32"), rng.integers(0, 4, 64)
-batches = strategy.experimental_distribute_dataset(tf.data.Dataset.from_tensor_slices((x, y)).batch(16))
-loss_of = keras.losses.SparseCategoricalCrossentropy(from_logits=True, reduction="none")
-
-@tf.function
-def step(features, labels):
-    def replica_step(features, labels):
-        with tf.GradientTape() as tape:
-            loss = tf.nn.compute_average_loss(loss_of(labels, model(features)), global_batch_size=16)
-        optimizer.apply_gradients(zip(tape.gradient(loss, model.trainable_variables),
-                                      model.trainable_variables))
-        return loss
-    return strategy.reduce("SUM", strategy.run(replica_step, args=(features, labels)), axis=None)
-
-losses = [round(float(step(f, l)), 6) for f, l in batches]
-result = {"task": json.loads(os.environ["TF_CONFIG"])["task"], "replicas": strategy.num_replicas_in_sync,
-          "losses": losses, "weights": [w.numpy().tolist() for w in model.weights]}
-"""
+TRAIN_FOUR_STEPS = (Path(__file__).parent / "mwms_four_steps.py").read_text()
 
 
 def _own_processes():
@@ -80,3 +50,33 @@ def test_no_workers_is_refused_before_anything_starts():
         engines.start(0)
     assert {p.pid for p in _own_processes()} <= before
 
+
+
+@pytest.mark.slow
+def test_a_kernel_killed_outright_leaves_no_engine_or_controller_behind():
+    from jupyter_client.manager import start_new_kernel
+
+    from tfdist_edu.engines import watchdog
+
+    manager, client = start_new_kernel(kernel_name="python3")
+    try:
+        said = []
+        reply = client.execute_interactive(
+            "import os\nfrom tfdist_edu import engines\nworkers = engines.start(2)\n"
+            "print(workers.cluster.cluster_id, os.getpid(), *workers.pids)", timeout=120,
+            output_hook=lambda msg: said.append(msg["content"]["text"])
+            if msg["msg_type"] == "stream" and msg["content"]["name"] == "stdout" else None)
+        assert reply["content"]["status"] == "ok", reply["content"].get("traceback")
+        cluster_id, kernel_pid, *engine_pids = "".join(said).split()
+        started = watchdog.cluster_processes(cluster_id)
+        # the controller (and its helper processes) and both engines
+        assert {int(pid) for pid in engine_pids} < {p.pid for p in started}, started
+        kernel = psutil.Process(int(kernel_pid))
+        os.kill(kernel.pid, signal.SIGKILL)  # no exit handler of the kernel runs
+        kernel.wait(timeout=10)  # this test's own child: reaped here, as a Jupyter server does
+        _, alive = psutil.wait_procs(started, timeout=30)
+        assert not [p for p in alive if p.status() != psutil.STATUS_ZOMBIE], alive
+        assert watchdog.cluster_processes(cluster_id) == []
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)

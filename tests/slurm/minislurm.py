@@ -6,7 +6,7 @@ controller's namespace by a bridge, so Slurm and TensorFlow see two hosts: both 
 listen on the same port, and node names resolve to different addresses (each node gets its own
 /etc/hosts, bind-mounted in a private mount namespace; the real /etc is never written).
 Nothing runs in this machine's own network namespace except munged, which listens on a socket
-file. Needs root. ``stop()`` kills everything and reports anything that survived.
+file (and, for the engines' test, what this machine runs as a login node). Needs root. ``stop()`` kills everything and reports anything that survived.
 """
 
 import os
@@ -24,6 +24,7 @@ import psutil
 NODES = ("node1", "node2")
 SUBNET = "10.231.17"  # exists only inside this cluster's own namespaces
 CONTROLLER_IP = f"{SUBNET}.254"
+LOGIN_IP = f"{SUBNET}.253"  # this machine, once joined as a login node
 REQUIRED_COMMANDS = ("munged", "slurmctld", "slurmd", "sbatch", "srun", "scontrol", "sinfo",
                      "nsenter", "unshare", "ip")
 INSTALL_HINT = "run scripts/install_slurm.sh (as root) to install Debian's slurm-wlm and munge"
@@ -125,6 +126,19 @@ class MiniSlurm:
             return sorted(out.split()) == sorted(w for n in NODES for w in (n, "idle"))
         _wait_for(idle, timeout_s, lambda: "nodes not idle: " + self.client(
             ["sinfo", "-N"], check=False).stdout + self.log_tail())
+
+    def join_as_login_node(self):
+        """Link this machine's own network namespace to the cluster's bridge, as a login node
+        is: its processes (a notebook, ipyparallel's controller, sbatch) then reach the nodes and
+        the nodes reach them. Return this machine's address on that network. The link goes with
+        the controller's namespace in ``stop()``."""
+        inner, outer = f"sl{self.tag}h", f"sl{self.tag}hb"
+        _checked(["ip", "link", "add", inner, "type", "veth", "peer", "name", outer,
+                  "netns", self.ctl_ns])
+        _checked(["ip", "-n", self.ctl_ns, "link", "set", outer, "master", "br0", "up"])
+        _checked(["ip", "addr", "add", f"{LOGIN_IP}/24", "dev", inner])
+        _checked(["ip", "link", "set", inner, "up"])
+        return LOGIN_IP
 
     # ---- processes
 

@@ -1,0 +1,120 @@
+"""Workers you can talk to: TensorFlow worker processes as ipyparallel engines.
+
+Each engine is a Python process that runs what the notebook sends it (``%%px`` cells, or
+``Workers.each``), so a multi-worker lesson can build the strategy, take a step and read every
+worker's weights from its own cells instead of writing a script. ipyparallel (Jupyter's own
+engine for this) starts, watches and stops the processes; this module only gives each engine the
+environment of a TensorFlow worker and its ``TF_CONFIG`` before TensorFlow is imported there::
+
+    workers = engines.start(2)           # two engines, worker 0 and worker 1 of one cluster
+    workers.each(lambda: __import__("os").environ["TF_CONFIG"])
+    workers.stop()                       # every engine and the controller exit
+
+``start`` is also a context manager's value: ``with engines.start(2) as workers: ...`` stops
+them whatever happens. On a Slurm cluster the same cells run on engines that Slurm starts, one
+per node: ``engines.start(2, slurm=engines.Slurm())``. Each engine reports its own address, so
+TF_CONFIG names the nodes the workers really run on. Only what ipyparallel 8.8 (Colab's) and 9.x
+both offer is used.
+"""
+
+import contextlib
+import json
+import os
+import socket
+
+from tfdist_edu import tfconfig
+from tfdist_edu.engines import on_engine, watchdog
+from tfdist_edu.engines.slurm import JOB_NAME, Slurm
+
+__all__ = ["Slurm", "Workers", "start"]
+
+
+def _cluster_spec(client, ids, location):
+    """Ask every engine for its address; return the workers' ClusterSpec and their nodes."""
+    for _ in range(3):  # two engines of one machine may draw the same free port: draw again
+        places = [client[i].apply_sync(on_engine.address, location) for i in ids]
+        try:
+            return tfconfig.ClusterSpec({"worker": [a for a, _ in places]}), [n for _, n in places]
+        except tfconfig.TFConfigError:
+            continue
+    raise RuntimeError("the engines drew the same free port three times")
+
+
+class Workers:
+    """Engines started by :func:`start`; ``view`` is their ipyparallel DirectView (``%%px``)."""
+
+    def __init__(self, cluster, guard, job=None):
+        self.cluster, self.guard, self.job = cluster, guard, job  # guard: ends them if the kernel dies
+        self.client = self.view = self.spec = None
+        self.nodes, self.pids = [], []
+
+    def __len__(self):
+        return len(self.client.ids)
+
+    def each(self, function, *args, timeout=600):
+        """Run ``function(*args)`` on every worker at once; return the results, worker 0 first."""
+        return self.view.apply_async(function, *args).get(timeout=timeout)
+
+    def stop(self):
+        """Stop the engines and the controller, and cancel their Slurm job; then end whatever
+        of them did not exit (TensorFlow's servers may ignore SIGTERM) and the guard."""
+        cluster, self.cluster = self.cluster, None
+        if cluster is not None:
+            try:
+                if self.client is not None:
+                    self.client.close()
+                cluster.stop_cluster_sync()
+            finally:
+                watchdog.end(cluster.cluster_id, self.job)
+        if self.guard is not None:
+            self.guard.terminate()
+            self.guard.wait()
+            self.guard = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+def start(num_workers=2, threads=None, legacy_keras=False, slurm=None):
+    """Start ``num_workers`` engines as the workers of one TensorFlow cluster.
+
+    Each engine gets a TensorFlow worker's environment (quiet C++ logs, ``threads`` intra-op
+    threads: by default, on this machine, its cores shared among the workers) and its own
+    TF_CONFIG, built by :mod:`tfdist_edu.tfconfig` from the address each engine reports. The
+    engines run here, or on Slurm's nodes when ``slurm`` is a :class:`Slurm`. Raises ValueError
+    before starting anything when ``num_workers`` is below 1.
+    """
+    if num_workers < 1:
+        raise ValueError(f"num_workers must be at least 1, got {num_workers}")
+    import ipyparallel as ipp
+
+    if slurm is None:
+        threads = threads or max(1, (os.cpu_count() or 1) // num_workers)
+        cluster, location = ipp.Cluster(n=num_workers, log_level=40), "localhost"
+    else:
+        location = slurm.location or socket.gethostname()
+        cluster = ipp.Cluster(engines="slurm", n=num_workers, log_level=40, controller_ip="*",
+                              controller_location=location)
+    job = JOB_NAME.format(cluster_id=cluster.cluster_id) if slurm else None
+    workers = Workers(cluster, watchdog.guard(cluster.cluster_id, job), job)
+    try:
+        cluster.start_controller_sync()
+        cluster.start_engines_sync(num_workers, **(slurm.launcher_options(cluster) if slurm else {}))
+        workers.client = cluster.connect_client_sync()
+        # A Slurm job may wait in the queue: up to 10 minutes.
+        workers.client.wait_for_engines(num_workers, timeout=600 if slurm else 60)
+        workers.view = workers.client[:]
+        ids = sorted(workers.client.ids)
+        workers.spec, workers.nodes = _cluster_spec(workers.client, ids, location)
+        for index, engine_id in enumerate(ids):
+            config = json.dumps(workers.spec.tf_config("worker", index))
+            workers.pids.append(workers.client[engine_id].apply_sync(
+                on_engine.configure, threads, legacy_keras, config))
+    except BaseException:
+        with contextlib.suppress(Exception):  # the error that stopped the start is the one to see
+            workers.stop()
+        raise
+    return workers
