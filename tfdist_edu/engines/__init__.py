@@ -24,7 +24,7 @@ import socket
 
 from tfdist_edu import tfconfig
 from tfdist_edu.engines import on_engine, watchdog
-from tfdist_edu.engines.slurm import JOB_NAME, Slurm
+from tfdist_edu.engines.slurm import Slurm
 
 __all__ = ["Slurm", "Workers", "start"]
 
@@ -98,7 +98,7 @@ def start(num_workers=2, threads=None, legacy_keras=False, slurm=None):
         location = slurm.location or socket.gethostname()
         cluster = ipp.Cluster(engines="slurm", n=num_workers, log_level=40, controller_ip="*",
                               controller_location=location)
-    job = JOB_NAME.format(cluster_id=cluster.cluster_id) if slurm else None
+    job = slurm.job_name(cluster.cluster_id) if slurm else None
     workers = Workers(cluster, watchdog.guard(cluster.cluster_id, job), job)
     try:
         cluster.start_controller_sync()

@@ -21,6 +21,10 @@ class Slurm:
         if isinstance(self.sbatch_args, str):
             raise TypeError(f"sbatch_args is a tuple of options, e.g. ({self.sbatch_args!r},)")
 
+    @staticmethod
+    def job_name(cluster_id):
+        return JOB_NAME.format(cluster_id=cluster_id)
+
     def launcher_options(self, cluster):
         """ipyparallel's Slurm engine launcher options: the job script it fills in ({n} tasks,
         its engine command) and where it writes it (the cluster's log folder, not the
@@ -33,4 +37,4 @@ class Slurm:
         folder = os.path.join(cluster.profile_dir, "log")
         os.makedirs(folder, exist_ok=True)
         return {"batch_template": template, "batch_file_name": os.path.join(
-            folder, JOB_NAME.format(cluster_id=cluster.cluster_id) + ".sbatch")}
+            folder, self.job_name(cluster.cluster_id) + ".sbatch")}

@@ -29,12 +29,9 @@ from tfdist_edu.other_load import OtherLoad
 BLOCKS_PER_EPOCH = 8
 PROBE_SECONDS = 6  # one-second windows of each steadiness probe before the arms
 # A per-replica batch of 16 (global 32 with two replicas): small enough that what every mirrored
-# step adds (splitting the batch, all-reducing the gradients) shows against its compute. At a
-# per-replica batch of 64 that cost is a few percent of a step, the arms then tie within the
-# machine's own drift, and tours of the same code read "within 5%", "undecided" or a small
-# difference by turns (95 pairs in a tour of 32 blocks an epoch: fit 0.97x, 0.95x-0.99x; custom loop 1.03x,
-# 1.01x-1.06x). At 16, five tours in a row read fit 0.81x-0.86x and the loop 0.81x-0.87x,
-# every interval below 0.92x, none flagged (README).
+# step adds (splitting the batch, all-reducing the gradients) shows against its compute. At 64
+# that cost is a few percent of a step, close to the 5% threshold, and tours of the same code
+# read "within 5%", "undecided" or a small difference by turns (the README gives the tours).
 PER_REPLICA_BATCH = 16
 
 
