@@ -3,17 +3,16 @@
 In parameter-server training the variables live on parameter servers (``ps`` tasks), workers
 run training steps on their own data, and a coordinator (the ``chief``) schedules those steps
 with ``tf.distribute.coordinator.ClusterCoordinator``: whichever worker is free takes the next
-one, so workers go at their own pace (asynchronous training). :func:`run_parameter_server`
-runs that for real and returns what it saw, for the lesson's loss and placement figures;
-:func:`run_coordinator` runs a coordinator script of your own (lesson 8 writes one) against the
-same kind of cluster, and can kill a worker mid-run.
+one, so workers go at their own pace (asynchronous training). :func:`run_coordinator` runs a
+coordinator script (lesson 8 writes one) against a local cluster, and can kill a worker mid-run;
+:func:`run_parameter_server` runs lesson 8's coordinator as the package ships it
+(``scripts/ps_coordinator.py``, generated from the lesson's cells) and returns what it saw, for
+the loss and placement figures.
 
-Why a child process: in-process ``tf.distribute.Server`` objects cannot be stopped, and a
-strategy created later in the same process can hang, so the notebook's kernel never hosts them.
-By default one child hosts the whole cluster (ps and worker servers on loopback ports, plus the
-coordinator), as the TensorFlow tutorial does; with ``separate_processes=True`` every ps and
-worker is its own process started from TF_CONFIG and the coordinator another: the same topology
-as a real multi-host job, where each task runs ``scripts/ps_server.py`` on its own machine.
+Every ps and worker task is its own process (``scripts/ps_server.py``, a server started from its
+TF_CONFIG) and the coordinator another: the same topology as a real multi-host job. Why child
+processes: in-process ``tf.distribute.Server`` objects cannot be stopped, and a strategy created
+later in the same process can hang, so the notebook's kernel never hosts them.
 
 Importing this module does not import TensorFlow.
 """
@@ -29,7 +28,7 @@ from pathlib import Path
 
 from tfdist_edu import cluster, supervisor, tfconfig, worker
 
-_SCRIPT = worker.SCRIPTS_DIR / "ps_train.py"
+_SCRIPT = worker.SCRIPTS_DIR / "ps_coordinator.py"
 _SERVER = worker.SCRIPTS_DIR / "ps_server.py"
 
 
@@ -155,63 +154,29 @@ def run_coordinator(
 
 
 def run_parameter_server(
-    num_workers=2,
-    num_ps=1,
-    steps=60,
-    partition=False,
-    min_shard_bytes=256,
-    deadline_s=300,
-    separate_processes=False,
-    echo=True,
+    num_workers=2, num_ps=1, steps=60, partition=False, min_shard_bytes=256, deadline_s=300, echo=True
 ):
-    """Train a small Keras 3 model with ParameterServerStrategy; return a :class:`PSRun`.
+    """Train the course CNN with lesson 8's coordinator for ``steps`` steps; return a :class:`PSRun`.
 
-    The data are synthetic (labels from a fixed random linear teacher), generated in the child.
-
-    ``steps`` training steps are scheduled over ``num_workers`` workers, with the variables on
+    The steps are scheduled in one round over ``num_workers`` workers, with the variables on
     ``num_ps`` parameter servers. ``partition=True`` shards each variable along its first axis
-    with ``MinSizePartitioner(min_shard_bytes, max_shards=num_ps)``. Output streams as
-    ``[coordinator] ...`` (and ``[ps 0]``, ``[worker 1]``... with ``separate_processes``) when
-    ``echo`` is true. Every process is killed by ``deadline_s`` at the latest, raising
-    :class:`tfdist_edu.supervisor.ClusterTimeout`; a process that fails raises
+    with ``MinSizePartitioner(min_shard_bytes, max_shards=num_ps)`` (and differentiates the
+    shards, as Keras 3 needs). Output streams as ``[coordinator] ...``, ``[ps 0]``,
+    ``[worker 1]``... when ``echo`` is true. Every process is killed by ``deadline_s`` at the
+    latest (:class:`tfdist_edu.supervisor.ClusterTimeout`); a process that fails raises
     :class:`tfdist_edu.supervisor.WorkerFailed` with its last lines. Nothing outlives the call.
     """
     _check_counts(num_workers=num_workers, num_ps=num_ps, steps=steps)
-    if partition and (not isinstance(min_shard_bytes, int) or min_shard_bytes < 1):
+    if partition and (isinstance(min_shard_bytes, bool) or not isinstance(min_shard_bytes, int)
+                      or min_shard_bytes < 1):
         raise ValueError(f"min_shard_bytes must be a positive int, got {min_shard_bytes!r}")
-
-    workdir = tempfile.mkdtemp(prefix="tfdist-ps-")
-    result = Path(workdir, "result.json")
-    coordinator = [
-        sys.executable,
-        "-u",
-        str(_SCRIPT),
-        f"--num-workers={num_workers}",
-        f"--num-ps={num_ps}",
-        f"--steps={steps}",
-        f"--min-shard-bytes={min_shard_bytes if partition else 0}",
-    ]
-    # use_caller lets worker and ps failures reach the coordinator as errors (TensorFlow's advice
-    # for parameter-server clusters) instead of RPCs waiting on a dead task.
-    base = {**os.environ, "GRPC_FAIL_FAST": "use_caller"}
-    try:
-        with supervisor.Supervisor(deadline_s, echo=echo) as sup:
-            if separate_processes:
-                spec = tfconfig.ClusterSpec.local(workers=num_workers, ps=num_ps, chief=True)
-                env = cluster.worker_env(base, threads=1)
-                _start_servers(sup, spec, env)
-                sup.start(
-                    "coordinator",
-                    coordinator,
-                    env={**env, "TF_CONFIG": json.dumps(spec.tf_config("chief", 0)),
-                         worker.RESULT_ENV: str(result)},
-                )
-            else:
-                env = {**cluster.worker_env(base), worker.RESULT_ENV: str(result)}
-                sup.start("coordinator", coordinator + ["--in-process"], env=env)
-            sup.wait()
-        if not result.exists():
-            raise supervisor.WorkerFailed("the coordinator finished without writing its result", None)
-        return PSRun(**json.loads(result.read_text()))
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
+    args = ["--rounds", 1, "--steps-per-round", steps]
+    if partition:
+        args += ["--min-shard-bytes", min_shard_bytes, "--by-shard"]
+    record = run_coordinator(_SCRIPT, num_workers=num_workers, num_ps=num_ps, args=args,
+                             deadline_s=deadline_s, echo=echo)
+    if "error" in record:
+        raise supervisor.WorkerFailed(f"the coordinator's training failed: {record['error']}", None)
+    return PSRun(loss=record["loss"], placement=record["placement"], num_workers=num_workers,
+                 num_ps=num_ps, seconds=round(record["seconds"], 3),
+                 steps_per_worker={f"worker {i}": record["worker"].count(i) for i in range(num_workers)})

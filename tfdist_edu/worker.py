@@ -3,9 +3,11 @@
 The launcher (:mod:`tfdist_edu.cluster`) gives each worker a few environment variables; these
 functions read them and are no-ops when a script runs on its own (or on a real cluster):
 :func:`report_start` (the epoch it starts or resumes from), :func:`report_epoch` (after each
-epoch) and :func:`write_result` (a JSON-able dict the launcher returns).
+epoch) and :func:`write_result` (a JSON-able dict the launcher returns). :func:`training_options`
+reads the command line lesson 7's two worker scripts share.
 """
 
+import argparse
 import json
 import os
 import time
@@ -20,6 +22,18 @@ HOLD_EPOCH_ENV = "TFDIST_EDU_HOLD_AT_EPOCH"  # set for a coordinator run_coordin
 RESUME_ENV = "TFDIST_EDU_RESUME"  # the file the runner creates once that kill has landed
 
 SCRIPTS_DIR = Path(__file__).resolve().parent / "scripts"
+
+
+def training_options(state_dir_option):
+    """Parse a worker script's options: ``--epochs``, ``--steps-per-epoch``, ``--per-worker-batch``
+    and ``state_dir_option``, the required folder for checkpoints or backups (on a real cluster,
+    storage that every worker sees)."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--epochs", type=int, default=3)
+    parser.add_argument("--steps-per-epoch", type=int, default=10)
+    parser.add_argument("--per-worker-batch", type=int, default=64)
+    parser.add_argument(state_dir_option, required=True)
+    return parser.parse_args()
 
 
 def _append_progress(event, epoch):
@@ -66,10 +80,12 @@ def write_result(data):
 
 
 def reference_script(name):
-    """Path of a reference multi-worker script shipped with the package: "mwms_ctl" or "mwms_fit".
+    """Path of lesson 7's worker script as the package ships it: "mwms_ctl" or "mwms_fit".
 
-    mwms_ctl: a Keras 3 custom loop with tf.train.CheckpointManager. mwms_fit: ``Model.fit`` with
-    BackupAndRestore through tf-keras (launch it with ``legacy_keras=True``).
+    Both are generated from the lesson's cells (scripts/lesson_scripts.py). mwms_ctl: a Keras 3
+    custom loop with tf.train.CheckpointManager (``--checkpoint-dir`` is required). mwms_fit:
+    ``Model.fit`` with BackupAndRestore through tf-keras (``--backup-dir`` is required; launch it
+    with ``legacy_keras=True``).
     """
     if name not in ("mwms_ctl", "mwms_fit"):
         raise ValueError(f"no reference script {name!r}; choose 'mwms_ctl' or 'mwms_fit'")

@@ -252,3 +252,14 @@ def test_the_later_checkpoints_the_evaluator_saw_score_higher_than_the_first(nb)
     assert len(evaluated) >= 2, f"the evaluator saw only {evaluated}: nothing to compare"
     first = evaluated[0][1]
     assert all(accuracy > first for _, accuracy in evaluated[1:]), evaluated
+
+
+def test_the_recorded_slurm_run_resumed_at_epoch_1_on_both_workers_with_the_same_weights(nb):
+    recorded = nb.cell("slurm-recorded-run").source
+    quoted = " ".join(line.lstrip("> ") for line in recorded.splitlines() if line.startswith(">"))
+    assert ("Worker 1 was killed with SIGKILL after epoch 1; the job requeued itself and resumed at "
+            "epoch 1 from the chief's checkpoint, and both workers ended with the same weights.") in quoted
+    assert "srun: error: node2: task 1: Killed" in recorded and "requeueing" in recorded
+    assert recorded.count("starting at epoch 1") == 2
+    results = re.findall(r'--- result-\d\.json: .*"initial_epoch": (\d+).*"final_weights": "(\w+)"', recorded)
+    assert len(results) == 2 and results[0] == results[1] and results[0][0] == "1", results

@@ -11,13 +11,15 @@ from tfdist_edu import cluster, worker
 
 
 @pytest.mark.cluster
-@pytest.mark.parametrize("script, legacy_keras", [("mwms_ctl", False), ("mwms_fit", True)])
+@pytest.mark.parametrize(
+    "script, legacy_keras, state_dir", [("mwms_ctl", False, "--checkpoint-dir"), ("mwms_fit", True, "--backup-dir")]
+)
 def test_killed_worker_is_restarted_with_its_peers_and_training_resumes_from_the_saved_epoch(
-    script, legacy_keras, tmp_path
+    script, legacy_keras, state_dir, tmp_path
 ):
     run = cluster.launch_workers(
         worker.reference_script(script),
-        args=["--epochs", "3", "--steps-per-epoch", "5"],
+        args=["--epochs", "3", "--steps-per-epoch", "5", state_dir, tmp_path / "state"],
         legacy_keras=legacy_keras,
         kill=(1, 1),
         deadline_s=300,
@@ -31,6 +33,6 @@ def test_killed_worker_is_restarted_with_its_peers_and_training_resumes_from_the
     first, second = run.results
     assert first["initial_epoch"] == second["initial_epoch"] == 1
     assert len(first["loss"]) == 2  # epochs 2 and 3 only
-    assert first["weights_sha256"] == second["weights_sha256"]
+    assert first["final_weights"] == second["final_weights"]
     assert [w.restarts for w in run.workers] == [1, 1]
     assert_nothing_left(run.cluster["worker"])

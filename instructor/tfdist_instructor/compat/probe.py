@@ -36,6 +36,25 @@ def _verdict(result, replicas):
     return WORKS, None, detail
 
 
+def _in_process_cluster(num_workers, num_ps):
+    """Start worker and ps servers on loopback ports in this process; return their resolver.
+
+    As the TensorFlow tutorial does on one machine: no chief task, this process coordinates.
+    """
+    import tensorflow as tf
+
+    from tfdist_edu import parameter_server, tfconfig
+
+    ports = iter(tfconfig.free_ports(num_workers + num_ps))
+    jobs = {"worker": num_workers, "ps": num_ps}
+    spec = tf.train.ClusterSpec({job: [f"localhost:{next(ports)}" for _ in range(n)] for job, n in jobs.items()})
+    for job, n in jobs.items():
+        for index in range(n):
+            config = parameter_server.server_config(num_workers) if job == "worker" else None
+            tf.distribute.Server(spec, job_name=job, task_index=index, protocol="grpc", config=config, start=True)
+    return tf.distribute.cluster_resolver.SimpleClusterResolver(spec, rpc_layer="grpc")
+
+
 def local(strategy_name, path):
     """Child process: build one local strategy, train on ``path``, report through write_result."""
     import tensorflow as tf
@@ -45,9 +64,7 @@ def local(strategy_name, path):
     coordinator = None
     try:
         if strategy_name == "parameter_server":
-            from tfdist_edu.scripts.ps_train import in_process_cluster
-
-            strategy = tf.distribute.ParameterServerStrategy(in_process_cluster(num_workers=2, num_ps=1))
+            strategy = tf.distribute.ParameterServerStrategy(_in_process_cluster(num_workers=2, num_ps=1))
             coordinator = tf.distribute.coordinator.ClusterCoordinator(strategy)
         else:
             if strategy_name != "tpu" and not tf.config.list_physical_devices("GPU"):
