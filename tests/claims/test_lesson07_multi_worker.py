@@ -15,9 +15,11 @@ def nb(lesson):
     return lesson(STEM)
 
 
-def _epoch_losses(text, who):
-    """The losses ``[who] epoch k/n: loss x`` lines print, in order."""
-    return [float(x) for x in re.findall(rf"\[{re.escape(who)}\] epoch \d+/\d+: loss ([\d.]+)", text)]
+def _per_worker(text):
+    """What each engine printed in a %%px cell's output: {index: its lines}, from the blocks
+    ipyparallel labels [stdout:0], [stdout:1]."""
+    parts = re.split(r"\[stdout:(\d+)\] ?\n", text)
+    return {int(index): block for index, block in zip(parts[1::2], parts[2::2])}
 
 
 def _without_gpu(nb, cell_id):
@@ -25,19 +27,31 @@ def _without_gpu(nb, cell_id):
 
 
 def test_the_two_workers_print_the_same_loss_every_epoch_and_end_with_the_same_weights(nb):
-    nb.says("l07-ctl-workers-after",
-            "Each worker printed 2 replicas in sync and the same loss, epoch after epoch.")
+    nb.says("l07-ctl-workers-after", "Each worker printed the same loss, epoch after epoch.")
     nb.says("l07-ctl-workers-after",
             "the fingerprints (hashes of every weight's bits) must be the same on both workers.")
-    log = nb.text("l07-ctl-workers")
-    assert "[worker 0] worker 0: 2 replicas in sync, chief: True" in log
-    assert "[worker 1] worker 1: 2 replicas in sync, chief: False" in log
-    losses = [_epoch_losses(log, f"worker {i}") for i in (0, 1)]
+    tasks = _per_worker(nb.text("engines-tf-config"))
+    assert tasks == {0: "{'type': 'worker', 'index': 0}\n", 1: "{'type': 'worker', 'index': 1}\n"}, tasks
+    joined = _per_worker(nb.text("engines-strategy"))
+    assert joined == {i: f"worker {i}: 2 replicas in sync\n" for i in (0, 1)}, joined
+    log = _per_worker(nb.text("engines-train"))
+    losses = [[float(x) for x in re.findall(r"epoch \d+/\d+: loss ([\d.]+)", log[i])] for i in (0, 1)]
     assert losses[0] and losses[0] == losses[1], losses
     prints = dict(re.findall(r"(worker \d): loss per epoch .*, weights fingerprint (\w+)",
                              nb.text("l07-ctl-fingerprints")))
     assert len(prints) == 2 and prints["worker 0"] == prints["worker 1"], prints
     assert "the same weights on both workers: True" in nb.text("l07-ctl-fingerprints")
+
+
+def test_each_worker_reads_its_own_half_of_every_global_batch_and_together_every_number_once(nb):
+    nb.says("engines-shard-after", "Each worker keeps its own half of every global batch, and together "
+                                   "they read each number once.")
+    read = {i: ast.literal_eval(block.split(" reads ", 1)[1])
+            for i, block in _per_worker(nb.text("engines-shard")).items()}
+    assert sorted(read) == [0, 1] and len(read[0]) == len(read[1]) == 4, read
+    for half0, half1 in zip(read[0], read[1]):
+        assert len(half0) == len(half1) == 2 and not set(half0) & set(half1)
+    assert sorted(n for i in (0, 1) for part in read[i] for n in part) == list(range(16))
 
 
 def test_workers_seeded_differently_draw_their_own_numbers_but_hold_the_chiefs_kernel(nb):

@@ -11,8 +11,6 @@ import pytest
 from tfdist_edu import engines
 
 
-# What a %%px cell runs on every worker: MultiWorkerMirroredStrategy over them, four custom steps.
-TRAIN_FOUR_STEPS = (Path(__file__).parent / "mwms_four_steps.py").read_text()
 
 
 def _own_processes():
@@ -20,16 +18,17 @@ def _own_processes():
 
 
 @pytest.mark.slow
-def test_two_engines_are_worker_0_and_1_of_one_cluster_and_end_with_the_same_weights():
+def test_lesson_7s_cells_make_two_engines_worker_0_and_1_of_one_cluster_ending_with_the_same_weights(
+        tmp_path, run_lesson7_cells):
     with engines.start(2) as workers:
         assert len(workers) == 2 and len(set(workers.pids)) == 2
         assert workers.each(os.getpid) == workers.pids  # worker 0 first
-        workers.view.execute(TRAIN_FOUR_STEPS, block=True)
-        first, second = workers.view.pull("result", block=True)
-    assert [first["task"], second["task"]] == [{"type": "worker", "index": 0}, {"type": "worker", "index": 1}]
-    assert first["replicas"] == second["replicas"] == 2
-    assert len(first["losses"]) == 4 and first["losses"] == second["losses"]
-    assert first["weights"] == second["weights"]
+        first, second = run_lesson7_cells(workers, tmp_path)
+    assert [first["task"], second["task"]] == ["worker 0", "worker 1"]
+    assert first["read"] == [[0, 1], [4, 5], [8, 9], [12, 13]] and second["read"] == [[2, 3], [6, 7], [10, 11], [14, 15]]
+    assert len(first["result"]["step_loss"]) == 6 and first["result"]["step_loss"] == second["result"]["step_loss"]
+    assert first["result"]["final_weights"] == second["result"]["final_weights"]
+    assert (tmp_path / "ckpt-ctl" / "checkpoint").exists()  # the chief's checkpoints, in the work folder
 
 
 @pytest.mark.slow

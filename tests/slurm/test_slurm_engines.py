@@ -2,14 +2,10 @@
 engine per node, driven from this process as a notebook on a login node drives them."""
 
 import time
-from pathlib import Path
 
 import pytest
 
 from tfdist_edu import engines
-
-# The same cell the local engines' test runs (tests/engines): nothing in it knows where it runs.
-TRAIN_FOUR_STEPS = (Path(__file__).parents[1] / "engines" / "mwms_four_steps.py").read_text()
 
 
 def _jobs(slurm):
@@ -17,8 +13,8 @@ def _jobs(slurm):
 
 
 @pytest.mark.slow
-def test_two_engines_started_by_slurm_run_one_per_node_and_end_with_the_same_weights(
-        slurm, tmp_path, monkeypatch):
+def test_lesson_7s_cells_on_two_engines_started_by_slurm_run_one_per_node_and_end_with_the_same_weights(
+        slurm, tmp_path, monkeypatch, run_lesson7_cells):
     login = slurm.join_as_login_node()
     monkeypatch.setenv("SLURM_CONF", str(slurm.conf))
     monkeypatch.chdir(tmp_path)  # sbatch runs here; the job script is written here
@@ -28,11 +24,11 @@ def test_two_engines_started_by_slurm_run_one_per_node_and_end_with_the_same_wei
         hosts = sorted(address.rpartition(":")[0] for address in workers.spec.as_dict()["worker"])
         assert hosts == ["10.231.17.1", "10.231.17.2"]  # each worker's own node, not localhost
         assert [job for job in _jobs(slurm) if job.startswith("tfdist-workers-")][0].endswith("RUNNING")
-        workers.view.execute(TRAIN_FOUR_STEPS, block=True)
-        first, second = workers.view.pull("result", block=True)
-    assert first["replicas"] == second["replicas"] == 2
-    assert len(first["losses"]) == 4 and first["losses"] == second["losses"]
-    assert first["weights"] == second["weights"]
+        # lesson 7's %%px cells, as the local engines' test runs them: nothing in them knows where they run
+        first, second = run_lesson7_cells(workers, slurm.shared)  # a folder both nodes see
+    assert [first["task"], second["task"]] == ["worker 0", "worker 1"]
+    assert first["result"]["step_loss"] == second["result"]["step_loss"]
+    assert first["result"]["final_weights"] == second["result"]["final_weights"]
     deadline = time.monotonic() + 30
     while any(job.startswith("tfdist-workers-") for job in _jobs(slurm)):
         assert time.monotonic() < deadline, f"the engines' job outlived stop(): {_jobs(slurm)}"

@@ -7,6 +7,7 @@ engine for this) starts, watches and stops the processes; this module only gives
 environment of a TensorFlow worker and its ``TF_CONFIG`` before TensorFlow is imported there::
 
     workers = engines.start(2)           # two engines, worker 0 and worker 1 of one cluster
+    workers.activate()                   # in a notebook: %%px cells now run on both
     workers.each(lambda: __import__("os").environ["TF_CONFIG"])
     workers.stop()                       # every engine and the controller exit
 
@@ -50,6 +51,20 @@ class Workers:
 
     def __len__(self):
         return len(self.client.ids)
+
+    def activate(self):
+        """In a notebook: make every ``%%px`` cell run on all the workers and wait for them. Each
+        worker's output shows under the cell when the cell ends, labelled ``[stdout:0]``,
+        ``[stdout:1]``: not streamed, nor with a progress bar, as both update what they displayed
+        first, which a saved notebook does not keep (it would show a first line and 0%)."""
+        from IPython import get_ipython
+
+        shell = get_ipython()
+        if shell is None:
+            raise RuntimeError("%%px cells need IPython or Jupyter; use Workers.each elsewhere")
+        self.view.block = True
+        self.view.activate()
+        shell.run_line_magic("pxconfig", "--no-stream --progress-after -1")
 
     def each(self, function, *args, timeout=600):
         """Run ``function(*args)`` on every worker at once; return the results, worker 0 first."""
@@ -105,14 +120,14 @@ def start(num_workers=2, threads=None, legacy_keras=False, slurm=None):
         cluster.start_engines_sync(num_workers, **(slurm.launcher_options(cluster) if slurm else {}))
         workers.client = cluster.connect_client_sync()
         # A Slurm job may wait in the queue: up to 10 minutes.
-        workers.client.wait_for_engines(num_workers, timeout=600 if slurm else 60)
+        workers.client.wait_for_engines(num_workers, timeout=600 if slurm else 60, interactive=False)
         workers.view = workers.client[:]
         ids = sorted(workers.client.ids)
         workers.spec, workers.nodes = _cluster_spec(workers.client, ids, location)
-        for index, engine_id in enumerate(ids):
-            config = json.dumps(workers.spec.tf_config("worker", index))
-            workers.pids.append(workers.client[engine_id].apply_sync(
-                on_engine.configure, threads, legacy_keras, config))
+        configured = [workers.client[engine_id].apply_async(  # all at once: each imports TensorFlow
+            on_engine.configure, threads, legacy_keras, json.dumps(workers.spec.tf_config("worker", index)))
+            for index, engine_id in enumerate(ids)]
+        workers.pids = [done.get(timeout=300) for done in configured]
     except BaseException:
         with contextlib.suppress(Exception):  # the error that stopped the start is the one to see
             workers.stop()

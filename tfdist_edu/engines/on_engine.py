@@ -21,7 +21,8 @@ def address(location):
 
 def configure(threads, legacy_keras, config):
     """Runs on an engine: give it a TensorFlow worker's environment (its own, made quiet, with
-    ``threads`` intra-op threads) and TF_CONFIG ``config``; return its process id."""
+    ``threads`` intra-op threads) and TF_CONFIG ``config``, import TensorFlow with only its errors
+    shown; return its process id."""
     import os
 
     from tfdist_edu.cluster.environment import worker_env
@@ -29,4 +30,7 @@ def configure(threads, legacy_keras, config):
     env = worker_env(os.environ, threads=threads, legacy_keras=legacy_keras)
     os.environ.clear()
     os.environ.update(env, TF_CONFIG=config)
+    from tfdist_edu import quiet
+
+    quiet.import_tensorflow()  # here, so its start-up lines (absl, CUDA probe) never reach a cell
     return os.getpid()
