@@ -3,7 +3,6 @@ MultiWorkerMirroredStrategy across them, and nothing left running afterwards."""
 
 import os
 import signal
-from pathlib import Path
 
 import psutil
 import pytest
