@@ -344,13 +344,14 @@ def test_every_overflowing_step_is_skipped_and_halves_the_scale(l4):
     assert "injected inf gradients that were applied anyway: none" in l4.text("l04-loss-scale-figure")
 
 
-def test_two_simulated_replicas_add_cpu_work_at_small_batches_and_stay_within_5_percent_at_512(l4):
+def test_two_simulated_replicas_add_cpu_work_that_shows_at_batch_32_and_fades_by_512(l4):
     l4.says("l04-grid-after",
             "Simulated devices are the *same* hardware: splitting the batch adds no "
             "computing power. It adds work: splitting every batch, an all-reduce of the "
             "gradients, and an update of every copy of the variables. That extra work is fixed "
-            "per step, so it shows at small batches; at batch 512, where a step is mostly the "
-            "model's arithmetic, the two arms' CPU times stay within 5% of each other")
+            "per step, so it shows at small batches and fades as the batch grows: at batch 512, "
+            "where a step is mostly the model's arithmetic, the interval of the CPU ratio lies "
+            "wholly above batch 32's and reaches into 0.95x-1.05x")
     for batch in (32, 128, 512):
         found = pair(l4, "l04-grid-compare", f"2 replicas, batch {batch} vs 1 device, batch {batch}")
         assert found["setup"].startswith(f"global batch {batch} on both"), found
@@ -360,4 +361,5 @@ def test_two_simulated_replicas_add_cpu_work_at_small_batches_and_stay_within_5_
     middle = pair(l4, "l04-grid-compare", "2 replicas, batch 128 vs 1 device, batch 128")["cpu"]
     assert middle["verdict"] != "faster", middle
     large = pair(l4, "l04-grid-compare", "2 replicas, batch 512 vs 1 device, batch 512")["cpu"]
-    assert 1 / 1.05 <= float(large["median"]) <= 1.05, large
+    assert float(large["low"]) > float(small["high"]), (small, large)
+    assert float(large["low"]) <= 1.05 and float(large["high"]) >= 1 / 1.05, large
