@@ -57,17 +57,19 @@ demo: $(VENV)/.course-installed
 # The installs, with the Colab stage's Debian 13 root and venv made beside them (downloads,
 # mostly; apt-get first, alone). Every lesson under nbval in normal mode, as students run them,
 # alone (their timings are claims): on the real Fashion-MNIST that the install stamp put in
-# place, leaving executed copies in build/executed/. Then the unit tests (fast mode) in three
-# runs at once, as one run leaves a core idle much of the time (CI has 60 minutes): in the
-# foreground all grading (its sandboxes share one process limit; its tests run every solution,
-# whole, through the grader: the solutions claim no timing, so they do not run alone) with both
-# users of the real Slurm (the term's tests and the Slurm recipes), the tour's tests and the
-# ipyparallel engines' (ipyparallel 9 here); beside it, each in a lane of its own, the engines'
-# tests and every lesson again, fast, on Colab's Python and package versions (its ipyparallel
-# 8.8) and the stand-ins (`make colab-test` adds the solutions), and the other unit tests (the
-# decks, the site and its accessibility, the local clusters), their logs printed at the end.
-# Each run prints its time, and its slowest tests; every test's time is in build/junit-*.xml.
-FOREGROUND_TESTS := tests/instructor/grading tests/instructor/term tests/slurm tests/tour tests/engines
+# place, leaving executed copies in build/executed/. Then the unit tests (fast mode) in two
+# runs side by side, as the unit tests leave a core idle much of the time (CI has 60 minutes):
+# in the foreground the instructor tooling (its site tests build the course website from those
+# copies; all grading, whose sandboxes share one process limit, and both Slurm users stay in
+# this one run; the grading tests run every solution, whole, through the grader: the solutions
+# claim no timing, so they do not run alone), the Slurm recipes, the tour's tests and the
+# ipyparallel engines' (ipyparallel 9 here), and the lessons' re-run cells (the two runs then take
+# about as long); in the background the engines' tests and every lesson
+# again, fast, on Colab's Python and package versions (its ipyparallel 8.8) and the stand-ins
+# (`make colab-test` adds the solutions), then the other unit tests (the local clusters among
+# them), their log printed at the end. Each run prints its time, and its slowest tests; every
+# test's time is in build/junit-*.xml.
+FOREGROUND_TESTS := tests/instructor tests/slurm tests/tour tests/engines tests/lessons/test_rerun_cells.py
 test:
 	PYTHON=$(PYTHON) COLAB_STAGE=tools scripts/colab_stack.sh
 	scripts/beside.sh build/colab-prepare.log "$(MAKE) --no-print-directory $(VENV)/.test-installed" \
