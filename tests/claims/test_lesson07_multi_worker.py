@@ -145,7 +145,7 @@ def test_every_communication_implementation_sums_1_and_2_to_3_and_times_like_the
     nb.says("l07-comm-options-after",
             "All three give the same sum. On this CPU-only machine they are the same algorithm, the "
             "ring")
-    nb.says("l07-comm-options-after", "each typical ratio lies within a few percent of 1.00x")
+    nb.says("l07-comm-options-after", "each 95% interval reaches within 5% of 1.00x")
     text = nb.text("l07-comm-options")
     rows = {name: rest for name, rest in re.findall(r"^(RING|NCCL|AUTO)\s+(sum .*)$", text, re.M)}
     assert sorted(rows) == ["AUTO", "NCCL", "RING"], rows
@@ -154,7 +154,10 @@ def test_every_communication_implementation_sums_1_and_2_to_3_and_times_like_the
         assert "(median of 30 blocks of 5)" in rest, (name, rest)
     for name in ("NCCL", "AUTO"):
         found = nb.paired("l07-comm-options", f"{name} vs RING, time per all-reduce", end="")
-        assert 0.93 <= float(found["median"]) <= 1.07, found.group(0)  # "within a few percent"
+        # "reaches within 5% of 1.00x": the interval overlaps 1/1.05x-1.05x. Not the verdict
+        # "within 5%", nor the typical ratio: identical calls read "slower by 8%" (0.92x,
+        # 0.85x-0.98x) in one run in CI, the one time in twenty the prose speaks of.
+        assert float(found["low"]) <= 1.05 and float(found["high"]) >= 1 / 1.05, found.group(0)
         expected = nb.interval_verdict(found["low"], found["high"])
         assert expected is None or found["verdict"] == expected, found.group(0)
     if _without_gpu(nb, "l07-comm-options"):
