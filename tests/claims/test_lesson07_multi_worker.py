@@ -156,7 +156,7 @@ def test_every_communication_implementation_sums_1_and_2_to_3_and_times_like_the
         found = nb.paired("l07-comm-options", f"{name} vs RING, time per all-reduce", end="")
         # "reaches within 5% of 1.00x": the interval overlaps 1/1.05x-1.05x. Not the verdict
         # "within 5%", nor the typical ratio: identical calls read "slower by 8%" (0.92x,
-        # 0.85x-0.98x) in one run in CI, the one time in twenty the prose speaks of.
+        # 0.85x-0.98x) in one run in CI, and a second copy of the RING call read "faster by 9%".
         assert float(found["low"]) <= 1.05 and float(found["high"]) >= 1 / 1.05, found.group(0)
         expected = nb.interval_verdict(found["low"], found["high"])
         assert expected is None or found["verdict"] == expected, found.group(0)
@@ -186,30 +186,40 @@ def test_tf_keras_fit_runs_on_both_workers_with_the_same_log_and_the_same_weight
     assert len(sums) == 2 and sums[0] == sums[1], sums
 
 
-def test_after_worker_1_is_killed_both_workers_restart_and_resume_from_the_checkpoint_of_epoch_1(nb):
-    nb.says("l07-fault-after",
-            "worker 1 was killed after epoch 1. Worker 0 then either failed by itself when its "
-            "peer died (`peer failed`), or was still blocked in its all-reduce when the few "
-            "seconds of grace ran out and was killed by the launcher (`peer stuck`)")
-    nb.says("l07-fault-after",
-            "Both started again, and both resumed from epoch 1. The restarted workers trained "
-            "only the epochs that were missing")
-    record = nb.text("l07-fault-run")
-    assert "2 workers, 2 start(s)" in record
-    worker_0 = re.findall(r"^ +[\d.]+ s  (peer failed: worker 0 exited with status 1|peer stuck: worker 0 was "
-                          r"still blocked after [\d.]+ s: killed)", record, re.M)
-    assert len(worker_0) == 1, f"one of the two ends for worker 0, printed once: {worker_0}"
-    events = ["killed: worker 1 SIGKILLed after epoch 1", worker_0[0], "restarted: all workers restarted",
-              "resumed: worker 0 resumed from epoch 1", "resumed: worker 1 resumed from epoch 1",
-              "finished: every worker exited with status 0"]
-    killed, ended, restarted, resumed_0, resumed_1, finished = (record.find(e) for e in events)
-    assert -1 not in (killed, ended, restarted, resumed_0, resumed_1, finished), record[-900:]
-    assert killed < ended < restarted < min(resumed_0, resumed_1) < max(resumed_0, resumed_1) < finished
-    assert "resumed from epoch: 1" in nb.text("l07-fault-resumed")
-    trained = re.findall(r"worker \d: started at epoch (\d+), trained (\d+) more",
-                         nb.text("l07-fault-resumed"))
-    epochs = int(re.search(r"epoch \d+/(\d+)", record).group(1))
-    assert trained == [("1", str(epochs - 1))] * 2, trained
+def _epoch_losses(text):
+    """{epoch: loss} of what one worker printed ("epoch 2/5: loss 0.6751")."""
+    return {int(e): float(l) for e, l in re.findall(r"epoch (\d+)/\d+: loss ([\d.]+)", text)}
+
+
+def test_a_killed_worker_fails_its_peer_and_two_new_workers_resume_from_the_checkpoint_of_epoch_1(nb):
+    without = _epoch_losses(_per_worker(nb.text("engines-train"))[0])
+    first = _per_worker(nb.text("l07-fault-first-epoch"))
+    assert first[0] == first[1] == f"starting at epoch 0\nepoch 1/1: loss {without[1]:.4f}\n", first
+    nb.says("l07-fault-kill-intro", "As soon as worker 1 says where it starts, kill it with SIGKILL")
+    killed = nb.text("l07-fault-kill")
+    assert "killed worker 1 once it had printed: starting at epoch 1\n" in killed, killed
+    nb.says("l07-fault-after", "Worker 0 failed with `UnavailableError` in its next all-reduce")
+    nb.says("l07-fault-after", "ipyparallel reports that worker 1 died (`EngineError`).")
+    assert re.search(r"^UnavailableError: Collective ops is aborted by: ", killed, re.M), killed
+    assert re.search(r"^EngineError: Engine \d+ died$", killed, re.M), killed
+    nb.says("l07-fault-after", "The new workers listen on new ports")
+    before, after = (re.findall(r"localhost:(\d+)", nb.text(c)) for c in ("engines-start", "l07-fault-restart"))
+    assert len(before) == len(after) == 2 and not set(before) & set(after), (before, after)
+    resumed = _per_worker(nb.text("l07-fault-resume"))
+    nb.says("l07-fault-resume-after",
+            "Both workers started at epoch 1 and trained only the epochs that were missing.")
+    assert resumed[0] == resumed[1] and resumed[0].startswith("starting at epoch 1\n"), resumed
+    again = _epoch_losses(resumed[0])
+    assert sorted(again) == sorted(without)[1:], (again, without)
+    nb.says("l07-fault-resume-after", "up to the checkpoint the two runs are one")
+    nb.says("l07-fault-figure-after",
+            "so the restarted epoch 2 trains on the batches epoch 1 saw, and its loss is lower than "
+            "the other run's epoch 2, which reads new ones.")
+    assert again[2] < without[2], (again, without)
+    alt = nb.text("l07-fault-figure")
+    steps = int(re.search(r"the checkpoint of step (\d+)", alt).group(1))
+    assert f"Loss of each of {steps * len(without)} training steps without a failure, and of steps " \
+           f"{steps + 1} to {steps * len(without)} after a restart" in alt, alt
 
 
 def test_under_fit_backup_and_restore_resumes_both_workers_at_epoch_1_and_runs_only_the_missing_epochs(nb):
@@ -220,8 +230,8 @@ def test_under_fit_backup_and_restore_resumes_both_workers_at_epoch_1_and_runs_o
     assert "2 workers, 2 start(s)" in record and "killed: worker 1 SIGKILLed after epoch 1" in record
     began = re.findall(r"worker \d: after the restart fit began at epoch (\d+) and ran (\d+) epochs",
                        nb.text("fit-ft-read"))
-    ft_epochs = int(re.search(r"epoch \d+/(\d+)", nb.text("l07-fault-run")).group(1))
-    assert began == [("1", str(ft_epochs - 1))] * 2, began
+    assert "--epochs\", 3," in nb.cell("fit-ft-run").source
+    assert began == [("1", "2")] * 2, began
 
 
 def _timeline(nb):

@@ -16,13 +16,19 @@ def _own_processes():
 
 
 @pytest.mark.slow
-def test_an_error_inside_the_with_block_stops_every_engine_and_the_controller():
+def test_a_killed_worker_dies_alone_and_an_error_inside_the_with_block_stops_everything_else():
     before = {p.pid for p in _own_processes()}
     with pytest.raises(RuntimeError, match="a cell failed"):
         with engines.start(2) as workers:
             started = [p for p in _own_processes() if p.pid not in before]
             assert len(set(workers.pids)) == 2 and set(workers.pids) <= {p.pid for p in started}
             assert workers.each(os.getpid) == workers.pids  # worker 0 first
+            with pytest.raises(ValueError, match="there is no worker 2: the workers are 0 to 1"):
+                workers.kill(2)
+            workers.kill(1)
+            psutil.Process(workers.pids[1]).wait(timeout=30)  # gone: wait() returns
+            assert psutil.Process(workers.pids[0]).is_running()
+            assert workers.client[workers.ids[0]].apply_sync(os.getpid) == workers.pids[0]
             raise RuntimeError("a cell failed")
     psutil.wait_procs(started, timeout=30)
     assert not [p for p in started if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]

@@ -43,3 +43,25 @@ def test_step_losses_refuse_an_unknown_reference_or_runs_of_other_lengths():
         plots.plot_step_losses({"a": [1.0]}, "one")
     with pytest.raises(ValueError, match="the same, non-zero number of steps"):
         plots.plot_step_losses({"a": [1.0, 0.5], "b": [1.0]}, "a")
+
+
+def test_a_restart_draws_the_resumed_steps_after_the_checkpoint_beside_the_run_without_a_failure(tmp_path):
+    without = [2.3, 1.5, 1.0, 0.8, 0.7, 0.6]
+    resumed = [1.2, 0.9, 0.75, 0.65]  # steps 3 to 6, after a restart from the checkpoint of step 2
+    fig = plots.plot_restart(without, resumed, restart_step=2)
+    (ax,) = fig.axes
+    whole, after = ax.lines[:2]
+    assert list(whole.get_xdata()) == [1, 2, 3, 4, 5, 6] and list(whole.get_ydata()) == without
+    assert list(after.get_xdata()) == [3, 4, 5, 6] and list(after.get_ydata()) == resumed
+    assert ax.lines[2].get_xdata()[0] == 2.5  # the restart, between step 2 and step 3
+    alt = plots.alt_text(fig)
+    assert "of steps 3 to 6 after a restart from the checkpoint of step 2" in alt
+    assert "mean loss after the restart 0.875, without a failure 0.775" in alt
+    saved(fig, tmp_path)
+
+
+def test_a_restart_without_resumed_steps_or_with_too_short_a_run_is_refused():
+    with pytest.raises(ValueError, match="need resumed steps after step 2"):
+        plots.plot_restart([1.0, 0.9, 0.8], [], restart_step=2)
+    with pytest.raises(ValueError, match="up to step 5: got 3 and 4"):
+        plots.plot_restart([1.0, 0.9, 0.8, 0.7], [0.5, 0.4, 0.3], restart_step=2)

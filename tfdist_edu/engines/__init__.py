@@ -9,6 +9,7 @@ environment of a TensorFlow worker and its ``TF_CONFIG`` before TensorFlow is im
     workers = engines.start(2)           # two engines, worker 0 and worker 1 of one cluster
     workers.activate()                   # in a notebook: %%px cells now run on both
     workers.each(lambda: __import__("os").environ["TF_CONFIG"])
+    workers.kill(1)                      # worker 1 dies at once, as a machine that loses power
     workers.stop()                       # every engine and the controller exit
 
 ``start`` is also a context manager's value: ``with engines.start(2) as workers: ...`` stops
@@ -47,7 +48,7 @@ class Workers:
     def __init__(self, cluster, guard, job=None):
         self.cluster, self.guard, self.job = cluster, guard, job  # guard: ends them if the kernel dies
         self.client = self.view = self.spec = None
-        self.nodes, self.pids = [], []
+        self.ids, self.nodes, self.pids = [], [], []  # the engines' ids, nodes and pids, worker 0 first
 
     def __len__(self):
         return len(self.client.ids)
@@ -69,6 +70,14 @@ class Workers:
     def each(self, function, *args, timeout=600):
         """Run ``function(*args)`` on every worker at once; return the results, worker 0 first."""
         return self.view.apply_async(function, *args).get(timeout=timeout)
+
+    def kill(self, index, signal="SIGKILL"):
+        """Send worker ``index`` the ``signal`` named (SIGKILL: it dies at once and nothing
+        cleans up, as when a machine loses power). ipyparallel delivers it through the engine's
+        nanny process, here or on a Slurm node, and fails the dead worker's pending results."""
+        if not 0 <= index < len(self.ids):
+            raise ValueError(f"there is no worker {index}: the workers are 0 to {len(self.ids) - 1}")
+        self.client.send_signal(signal, targets=[self.ids[index]], block=True)
 
     def stop(self):
         """Stop the engines and the controller, and cancel their Slurm job; then end whatever
@@ -122,7 +131,7 @@ def start(num_workers=2, threads=None, legacy_keras=False, slurm=None):
         # A Slurm job may wait in the queue: up to 10 minutes.
         workers.client.wait_for_engines(num_workers, timeout=600 if slurm else 60, interactive=False)
         workers.view = workers.client[:]
-        ids = sorted(workers.client.ids)
+        workers.ids = ids = sorted(workers.client.ids)
         workers.spec, workers.nodes = _cluster_spec(workers.client, ids, location)
         configured = [workers.client[engine_id].apply_async(  # all at once: each imports TensorFlow
             on_engine.configure, threads, legacy_keras, json.dumps(workers.spec.tf_config("worker", index)))

@@ -20,12 +20,12 @@ One concern a file:
 - ``replica_loss``: ``plot_loss_scaling``, ``plot_metric_pitfall``
 - ``mixed_precision``: ``plot_loss_scale``
 - ``speed``: ``plot_block_times``, ``plot_epoch_times``, ``plot_throughput``, ``plot_scaling_efficiency``
-- ``curves``: ``plot_training_curves``, ``plot_step_losses``
+- ``curves``: ``plot_training_curves``, ``plot_step_losses``, ``plot_restart``
 - ``placement``: ``plot_ps_placement``
 """
 
 from tfdist_edu.plots.alt import alt_text, set_alt
-from tfdist_edu.plots.curves import plot_step_losses, plot_training_curves
+from tfdist_edu.plots.curves import plot_restart, plot_step_losses, plot_training_curves
 from tfdist_edu.plots.mixed_precision import plot_loss_scale
 from tfdist_edu.plots.parallelism import plot_data_parallelism
 from tfdist_edu.plots.placement import plot_ps_placement
@@ -38,6 +38,6 @@ __all__ = [
     "plot_data_parallelism",
     "plot_loss_scaling", "plot_metric_pitfall", "plot_loss_scale",
     "plot_block_times", "plot_epoch_times", "plot_throughput", "plot_scaling_efficiency", "plot_training_curves",
-    "plot_step_losses",
+    "plot_step_losses", "plot_restart",
     "plot_ps_placement",
 ]

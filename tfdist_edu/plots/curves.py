@@ -88,3 +88,38 @@ def plot_step_losses(runs, reference):
     set_alt(fig, f"Loss of each of {len(base)} training steps of {len(runs)} runs, compared with "
                  f"{reference}. " + "; ".join(said) + ".")
     return fig
+
+
+@_figure_function
+def plot_restart(uninterrupted, resumed, restart_step):
+    """The loss of every step of a run that was killed and restarted from its checkpoint, against
+    the same training without a failure.
+
+    ``uninterrupted`` holds the per-step losses of the run without a failure, ``resumed`` those
+    of the restarted run, whose checkpoint kept the first ``restart_step`` steps: they are
+    steps ``restart_step + 1`` onwards. Up to the checkpoint the two runs are one.
+    """
+    last = restart_step + len(resumed)
+    if not resumed or restart_step < 1 or len(uninterrupted) < last:
+        raise ValueError(f"need resumed steps after step {restart_step} >= 1 and the run without "
+                         f"a failure up to step {last}: got {len(resumed)} and {len(uninterrupted)}")
+    without, after = np.asarray(uninterrupted[:last], dtype="float64"), np.asarray(resumed, "float64")
+    fig, ax = plt.subplots(figsize=(11, 5.5))
+    ax.plot(np.arange(1, last + 1), without, color=color_for("without a failure"), lw=3, alpha=0.5,
+            label="without a failure")
+    ax.plot(np.arange(restart_step + 1, last + 1), after, color=color_for("restarted"), lw=1.5,
+            ls="--", label="restarted from the checkpoint")
+    ax.axvline(restart_step + 0.5, color="0.3", ls=":", lw=2)
+    ax.annotate(f"killed; restarted from\nthe checkpoint of step {restart_step}",
+                (restart_step + 0.5, ax.get_ylim()[1]), xytext=(6, -6), textcoords="offset points",
+                va="top", fontsize=12)
+    ax.set_xlabel("step")
+    ax.set_ylabel("loss")
+    ax.legend(loc="center right")
+    fig.suptitle("Training across a restart", fontsize=16, fontweight="bold")
+    fig.tight_layout()
+    set_alt(fig, f"Loss of each of {last} training steps without a failure, and of steps "
+                 f"{restart_step + 1} to {last} after a restart from the checkpoint of step "
+                 f"{restart_step}: mean loss after the restart {after.mean():.3f}, without a failure "
+                 f"{without[restart_step:].mean():.3f}.")
+    return fig

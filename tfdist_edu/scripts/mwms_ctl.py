@@ -34,6 +34,9 @@ def fingerprint(model):
 def train(strategy, course, epochs, steps_per_epoch, per_replica_batch, checkpoint_dir):
     """Train from the latest checkpoint in checkpoint_dir; return what the lesson compares."""
     global_batch = per_replica_batch * strategy.num_replicas_in_sync
+    # First of all: the seed decides the shuffle order of (1), so a restarted worker reads the
+    # same batches as before, and the comparison with one machine draws the same numbers.
+    keras.utils.set_random_seed(0)
 
     # (1) The same pipeline on every worker. Auto-sharding gives each worker its own part of
     #     every global batch.
@@ -45,7 +48,6 @@ def train(strategy, course, epochs, steps_per_epoch, per_replica_batch, checkpoi
     # (2) Everything with state is created in the scope: mirrored across all workers, each
     #     variable starting from the chief's initial value, which the strategy broadcasts.
     with strategy.scope():
-        keras.utils.set_random_seed(0)  # for the comparison with one machine, which draws its own
         model = models.fashion_cnn()
         optimizer = keras.optimizers.Adam(1e-3)
         optimizer.build(model.trainable_variables)
