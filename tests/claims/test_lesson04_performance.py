@@ -141,11 +141,15 @@ def test_the_cache_pays_the_decoding_once_and_later_passes_read_from_memory(l4):
 
 def test_the_cache_always_saves_cpu_time_in_training(l4):
     l4.says("l04-cache-after",
-            "so the same training costs less CPU time: that verdict reads **faster** "
-            "(less CPU time per block) on any machine.")
+            "so the same training costs less CPU time: that verdict reads **faster** (less CPU time "
+            "per block), or **undecided** on a machine too busy for these pairs to show it, never slower.")
     l4.says("l04-why-slower", "`cache` removes repeated input work, which always saves CPU time")
     cached = pair(l4, "l04-cache-vs-decode", "2 replicas, PNG decoded once, from the cache vs")
-    assert cached["cpu"] and cached["cpu"]["verdict"] == "faster", cached
+    # "faster" in every run so far (1.14x, 1.11x-1.17x stored; 1.23x, 1.07x-1.35x in CI), but
+    # the low end came within 7% of 1.00x: the sentence allows "undecided", and the typical ratio
+    # and the CPU seconds must still show the saving.
+    assert cached["cpu"] and cached["cpu"]["verdict"] in ("faster", "undecided"), cached
+    assert float(cached["cpu"]["median"]) > 1, cached
     decoding = l4.number("l04-cache-vs-decode",
                          r"PNG decoded every epoch: [\d.]+ s on the clock, ([\d.]+) s of CPU")
     from_cache = l4.number("l04-cache-vs-decode", r"from the cache: [\d.]+ s on the clock, ([\d.]+) s of CPU")

@@ -145,7 +145,7 @@ def test_every_communication_implementation_sums_1_and_2_to_3_and_times_like_the
     nb.says("l07-comm-options-after",
             "All three give the same sum. On this CPU-only machine they are the same algorithm, the "
             "ring")
-    nb.says("l07-comm-options-after", "each 95% interval reaches within 5% of 1.00x")
+    nb.says("l07-comm-options-after", "each 95% interval reaches within 10% of 1.00x")
     text = nb.text("l07-comm-options")
     rows = {name: rest for name, rest in re.findall(r"^(RING|NCCL|AUTO)\s+(sum .*)$", text, re.M)}
     assert sorted(rows) == ["AUTO", "NCCL", "RING"], rows
@@ -154,10 +154,11 @@ def test_every_communication_implementation_sums_1_and_2_to_3_and_times_like_the
         assert "(median of 30 blocks of 5)" in rest, (name, rest)
     for name in ("NCCL", "AUTO"):
         found = nb.paired("l07-comm-options", f"{name} vs RING, time per all-reduce", end="")
-        # "reaches within 5% of 1.00x": the interval overlaps 1/1.05x-1.05x. Not the verdict
+        # "reaches within 10% of 1.00x": the interval overlaps 1/1.10x-1.10x. Not the verdict
         # "within 5%", nor the typical ratio: identical calls read "slower by 8%" (0.92x,
-        # 0.85x-0.98x) in one run in CI, and a second copy of the RING call read "faster by 9%".
-        assert float(found["low"]) <= 1.05 and float(found["high"]) >= 1 / 1.05, found.group(0)
+        # 0.85x-0.98x) in CI, "faster by 5%" (1.05x, 1.01x-1.13x) in the stored run, and a second
+        # copy of the RING call "faster by 9%" (1.09x, 1.01x-1.19x): 3 of 36 such comparisons.
+        assert float(found["low"]) <= 1.10 and float(found["high"]) >= 1 / 1.10, found.group(0)
         expected = nb.interval_verdict(found["low"], found["high"])
         assert expected is None or found["verdict"] == expected, found.group(0)
     if _without_gpu(nb, "l07-comm-options"):
@@ -212,10 +213,11 @@ def test_a_killed_worker_fails_its_peer_and_two_new_workers_resume_from_the_chec
     again = _epoch_losses(resumed[0])
     assert sorted(again) == sorted(without)[1:], (again, without)
     nb.says("l07-fault-resume-after", "up to the checkpoint the two runs are one")
+    nb.says("l07-fault-figure-after", "The curves part right after the restart")
     nb.says("l07-fault-figure-after",
-            "so the restarted epoch 2 trains on the batches epoch 1 saw, and its loss is lower than "
-            "the other run's epoch 2, which reads new ones.")
-    assert again[2] < without[2], (again, without)
+            "so the restarted epoch 2 trains on the batches epoch 1 saw, while the other run's epoch 2 "
+            "reads new ones.")
+    assert again[2] != without[2], (again, without)
     alt = nb.text("l07-fault-figure")
     steps = int(re.search(r"the checkpoint of step (\d+)", alt).group(1))
     assert f"Loss of each of {steps * len(without)} training steps without a failure, and of steps " \
@@ -271,14 +273,13 @@ def test_the_evaluator_skips_epochs_only_when_an_epoch_is_shorter_than_an_evalua
         assert shortest_epoch < longest_evaluation + 1.0, summary.group(0)
 
 
-def test_the_later_checkpoints_the_evaluator_saw_score_higher_than_the_first(nb):
+def test_the_last_checkpoint_the_evaluator_saw_scores_higher_than_the_first(nb):
     nb.says("l07-eval-timeline-after",
-            "The later checkpoints it evaluated score higher than the first one it found, since "
+            "The last checkpoint it evaluated scores higher than the first one it found, since "
             "training went on meanwhile.")
     _, evaluated, _ = _timeline(nb)
     assert len(evaluated) >= 2, f"the evaluator saw only {evaluated}: nothing to compare"
-    first = evaluated[0][1]
-    assert all(accuracy > first for _, accuracy in evaluated[1:]), evaluated
+    assert evaluated[-1][1] > evaluated[0][1], evaluated
 
 
 def test_the_recorded_slurm_run_resumed_at_epoch_1_on_both_workers_with_the_same_weights(nb):
