@@ -13,7 +13,9 @@ def batches(ds, global_batch, shuffle=True, seed=0, cache=True, drop_remainder=F
     """Return ``ds`` as a pipeline of ``global_batch``-sized batches, prefetched.
 
     The order matters: ``cache`` keeps the decoded examples in memory after the first pass,
-    ``shuffle`` then draws a fresh order every epoch (from ``seed``), ``repeat`` makes it
+    ``shuffle`` then draws a fresh order every epoch (from ``seed`` and TensorFlow's global
+    seed: set that one first, with ``keras.utils.set_random_seed``, or a pipeline built before
+    it shuffles in another order than one built after), ``repeat`` makes it
     endless (for ``steps_per_epoch``), and batching comes last so a batch is the *global*
     batch that a strategy splits across replicas. ``drop_remainder`` drops a short last batch.
 

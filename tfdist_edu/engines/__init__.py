@@ -51,7 +51,7 @@ class Workers:
         self.ids, self.nodes, self.pids = [], [], []  # the engines' ids, nodes and pids, worker 0 first
 
     def __len__(self):
-        return len(self.client.ids)
+        return len(self.ids)  # the workers started, a killed one included
 
     def activate(self):
         """In a notebook: make every ``%%px`` cell run on all the workers and wait for them. Each
