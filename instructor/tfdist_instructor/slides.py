@@ -136,13 +136,14 @@ def export_deck(nb, name, out_dir):
     return path
 
 
-def build_all(out_dir="build/slides", decks=None, verbose=False, jobs=1):
+def build_all(out_dir="build/slides", decks=None, verbose=False, jobs=1, executed=None):
     """Execute and convert the decks into ``out_dir``; return the built HTML paths in course order.
 
     ``decks`` selects decks as in ``deck_paths``. reveal.js is copied into ``out_dir`` first, so the
     folder is complete on its own: copy it anywhere and open a deck from a file:// URL.
     ``verbose`` prints each deck's path and build time as it is done. ``jobs`` decks are built at
     once, each in its own kernel; the default, one, keeps a deck's timings (deck 4's) its own.
+    ``executed``, a dict, receives each executed notebook by deck name (``"01_data_parallelism"``).
     """
     notebooks = deck_paths(decks)
     if not notebooks:
@@ -151,13 +152,16 @@ def build_all(out_dir="build/slides", decks=None, verbose=False, jobs=1):
     out.mkdir(parents=True, exist_ok=True)
     vendor_reveal(out)
     with ThreadPoolExecutor(max_workers=jobs) as pool:  # one worker: one deck after another
-        return list(pool.map(lambda notebook: _build_deck(notebook, out, verbose), notebooks))
+        return list(pool.map(lambda notebook: _build_deck(notebook, out, verbose, executed), notebooks))
 
 
-def _build_deck(notebook, out, verbose):
-    """Execute and convert one deck into ``out``; return its HTML path."""
+def _build_deck(notebook, out, verbose, executed=None):
+    """Execute and convert one deck into ``out`` (its notebook into ``executed``); return its HTML path."""
     start = time.perf_counter()
-    path = export_deck(execute_deck(notebook), notebook.stem, out)
+    nb = execute_deck(notebook)
+    if executed is not None:
+        executed[notebook.stem] = nb
+    path = export_deck(nb, notebook.stem, out)
     if verbose:
         print(f"{path}  ({time.perf_counter() - start:.0f} s)", flush=True)
     return path

@@ -131,9 +131,9 @@ def test_the_verdict_is_the_one_its_interval_and_its_printed_epochs_give(six):
              'Wholly above 1.00x it reads "faster", wholly below "slower"; inside '
              '0.95x-1.05x it reads "within 5%", a difference too small to matter here; '
              'otherwise "undecided", with about how many pairs would likely decide it.')
-    six.says("l06-fit-spe-md", "`ROUNDS` pairs of them, 8 in normal mode")
+    six.says("l06-fit-spe-md", "`ROUNDS` pairs of them, 6, the fewest that can decide anything")
     found = _verdict(six)
-    assert found["n"] and int(found["n"]) == 8, found.group(0)
+    assert found["n"] and int(found["n"]) == 6, found.group(0)
     assert re.search(r"^verdict: (\w+)$", six.text("l06-spe-verdict"), re.M).group(1) == found["verdict"]
     expected = six.interval_verdict(found["low"], found["high"])
     if expected is not None:
@@ -147,8 +147,8 @@ def test_the_verdict_is_the_one_its_interval_and_its_printed_epochs_give(six):
 
 def test_six_pairs_decide_only_when_every_pair_points_the_same_way(six):
     six.says("l06-fit-spe-md",
-             "(Fast mode takes 6, the fewest that can decide anything: with 6 pairs the "
-             "verdict decides only when every pair points the same way.)")
+             "6, the fewest that can decide anything: with 6 pairs the verdict decides only when "
+             "every pair points the same way.")
     mixed = verdict.Paired("six pairs", (1.2, 1.3, 1.25, 1.4, 1.22, 0.99))
     assert (mixed.low, mixed.high) == pytest.approx((0.99, 1.4)) and mixed.verdict == "undecided"
     assert verdict.Paired("six pairs", (1.2, 1.3, 1.25, 1.4, 1.22, 1.01)).verdict == "faster"

@@ -1,5 +1,6 @@
 """Fixtures shared by the instructor tooling's tests: the browser, and the decks and the site built
-once per session (the slide, handout, site and accessibility tests all read the same build)."""
+once per session (the slide, handout, site, accessibility and deck-number tests all read the same
+build)."""
 
 import os
 import shutil
@@ -15,10 +16,12 @@ from tfdist_instructor import REPO_ROOT, site, slides
 
 EXECUTED = Path(os.environ.get("TFDIST_EDU_EXECUTED_DIR", REPO_ROOT / "build" / "executed"))
 SPHINX = REPO_ROOT / ".venv-site" / "bin" / "sphinx-build"
+_BUILT_NOTEBOOKS = {}  # deck name -> the notebook the session's deck build executed
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser():
+    """One headless Chromium for the session's page tests (each closes the tabs it opens)."""
     binary = shutil.which("chromium")
     if binary is None:
         pytest.fail("chromium not found: install it with `scripts/install_slide_deps.sh chromium`")
@@ -44,9 +47,29 @@ def built_decks(request, tmp_path_factory):
         request.getfixturevalue("course_tour")  # started now, so it runs while the decks build
     out = tmp_path_factory.mktemp("slides")
     start = time.perf_counter()
-    paths = slides.build_all(out, jobs=2)
+    paths = slides.build_all(out, jobs=2, executed=_BUILT_NOTEBOOKS)
     print(f"\nbuilt {len(paths)} decks in {time.perf_counter() - start:.0f} s")
     return paths
+
+
+class _ExecutedDecks(dict):
+    """Executed deck notebooks by deck name; a deck not in it is executed when first asked for."""
+
+    def __missing__(self, name):
+        self[name] = slides.execute_deck(slides.deck_paths([name])[0])
+        return self[name]
+
+
+@pytest.fixture(scope="session")
+def executed_decks(request):
+    """The executed deck notebooks by name (``"01_data_parallelism"``): those the session's deck
+    build ran (``built_decks``), else, with ``TFDIST_EDU_BUILT_SLIDES`` (decks reused, nothing
+    executed) or no deck build in this session, each deck executed here when first asked for."""
+    decks = _ExecutedDecks()
+    if any("built_decks" in item.fixturenames for item in request.session.items):
+        request.getfixturevalue("built_decks")
+        decks.update(_BUILT_NOTEBOOKS)
+    return decks
 
 
 def _executed(tmp_path_factory):

@@ -1,9 +1,9 @@
 """Decks 1 and 2 state only numbers and claims that their own executed cells show.
 
-Each deck runs once, in a fresh kernel (fast mode, from conftest), exactly as the slide build
-runs it. Every test pins something a slide or its speaker notes states to what a cell of the
-same deck printed, or to the lesson or package setting the deck repeats; change one side
-without the other and a test fails.
+Each deck is the notebook the session's slide build executed (``executed_decks``: once, in a
+fresh kernel, fast mode, from conftest). Every test pins something a slide or its speaker notes
+states to what a cell of the same deck printed, or to the lesson or package setting the deck
+repeats; change one side without the other and a test fails.
 """
 
 import re
@@ -14,7 +14,6 @@ import nbformat
 import pytest
 
 from tfdist_edu import strategies
-from tfdist_instructor import slides
 
 ROOT = Path(__file__).resolve().parents[2]
 DECK_1 = ROOT / "slides" / "01_data_parallelism.ipynb"
@@ -23,13 +22,13 @@ LESSON_2 = ROOT / "notebooks" / "02_mirrored_fit.ipynb"
 
 
 @pytest.fixture(scope="module")
-def deck1():
-    return slides.execute_deck(DECK_1)
+def deck1(executed_decks):
+    return executed_decks[DECK_1.stem]
 
 
 @pytest.fixture(scope="module")
-def deck2():
-    return slides.execute_deck(DECK_2)
+def deck2(executed_decks):
+    return executed_decks[DECK_2.stem]
 
 
 def _cell(nb, marker):

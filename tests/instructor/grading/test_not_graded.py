@@ -48,7 +48,8 @@ def test_only_a_run_that_broke_before_the_students_code_started_is_the_graders_f
 
 
 @sandboxed
-def test_a_kernel_that_cannot_start_twice_is_not_graded_with_the_reason_never_a_zero(tmp_path):
+def test_a_kernel_that_cannot_start_twice_is_not_graded_with_the_reason_never_a_zero(tmp_path, monkeypatch):
+    monkeypatch.setattr(grade, "RETRY_WAIT_S", 0)
     (tmp_path / "in").mkdir()
     nbformat.write(solution(EXERCISE), tmp_path / "in" / "amy.ipynb")
     result, = grading.grade_folder(tmp_path / "in", tmp_path / "out", grading.GradeOptions(timeout_s=60, limits=STARVED))
@@ -71,6 +72,7 @@ def test_a_run_broken_once_by_the_machine_is_graded_on_its_second_run(tmp_path, 
         return real(job, env, dataclasses.replace(options, limits=STARVED) if len(runs) == 1 else options)
 
     monkeypatch.setattr(launch, "run", first_starved)
+    monkeypatch.setattr(grade, "RETRY_WAIT_S", 0)
     result = grading.grade_submission(grading.EXERCISES_DIR.parent / "solutions" / EXERCISE / f"{EXERCISE}.ipynb",
                                       grading.GradeOptions(timeout_s=120, seed=7), student="amy")
     assert (result.status, result.score, result.reason, len(runs)) == ("graded", 10, "all tests passed", 2)
@@ -82,6 +84,7 @@ def test_no_free_sandbox_slot_is_the_graders_failure_too(tmp_path, monkeypatch, 
         raise sandbox.NoSlot("all 1000 sandbox slots of this machine are taken (/run/tfdist-sandbox)")
 
     monkeypatch.setattr(launch, "run", no_slot)
+    monkeypatch.setattr(grade, "RETRY_WAIT_S", 0)
     monkeypatch.setattr(sandbox, "unavailable", lambda: None)
     (tmp_path / "in").mkdir()
     shutil.copy(grading.EXERCISES_DIR.parent / "solutions" / EXERCISE / f"{EXERCISE}.ipynb", tmp_path / "in" / "ben.ipynb")

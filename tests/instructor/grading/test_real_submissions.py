@@ -3,7 +3,8 @@
 The slow tests grade notebooks for real, each in its own sandbox (about 20-90 s per notebook
 on two cores). To keep the file's run time down they share two graded folders: the reference
 solutions with the untouched exercises, and ten mixed submissions of exercise 1 built from
-``fixtures/fixtures.json`` (the solution plus one of every kind of bad one).
+``fixtures/fixtures.json`` (the solution, which the reference tests read too, plus one of every
+kind of bad one).
 Hostile submissions are in test_hostile.py, the taught mistakes in test_mistakes.py.
 """
 
@@ -73,14 +74,16 @@ def assert_graded_as(result, spec, out_dir):
 
 
 @pytest.fixture(scope="module")
-def reference_folder(tmp_path_factory):
-    """Every solution and every untouched exercise, graded in one folder."""
+def reference_folder(tmp_path_factory, mixed_folder):
+    """Every solution and every untouched exercise, graded in one folder; exercise 1's solution is
+    the mixed folder's result (the same notebook, graded once)."""
     folder, out = tmp_path_factory.mktemp("reference"), tmp_path_factory.mktemp("reference-report")
     for exercise in EXERCISES:
-        shutil.copy(reference("solution", exercise), folder / f"solution_{exercise}.ipynb")
+        if exercise != SPEC["exercise"]:
+            shutil.copy(reference("solution", exercise), folder / f"solution_{exercise}.ipynb")
         shutil.copy(reference("exercise", exercise), folder / f"untouched_{exercise}.ipynb")
     results = grading.grade_folder(folder, out, grading.GradeOptions(timeout_s=600, jobs=2))
-    return {r.student: r for r in results}, out
+    return {r.student: r for r in results} | {f"solution_{SPEC['exercise']}": mixed_folder[0]["solution"]}, out
 
 
 @pytest.fixture(scope="module")

@@ -1,12 +1,8 @@
 """The Gradescope autograder: a zip with setup.sh and run_autograder at its root, built from the
-question files, whose run_autograder (run here with /autograder moved to a temporary folder)
+question files, whose run_autograder (run by conftest with /autograder moved to a temporary folder)
 grades a solution for real and writes a results.json of Gradescope's format with full marks."""
 
-import json
-import os
 import shutil
-import subprocess
-import sys
 import zipfile
 
 import pytest
@@ -39,29 +35,8 @@ def check_results(answer):
         assert test["output_format"] == "md"
 
 
-def run_autograder(zip_path, notebook, root):
-    """Lay the zip out as Gradescope does under ``root`` and run its run_autograder on ``notebook``."""
-    with zipfile.ZipFile(zip_path) as z:
-        z.extractall(root / "source")
-    for name in ("run_autograder", "setup.sh"):
-        (root / "source" / name).chmod(0o755)
-    shutil.copy2(root / "source" / "run_autograder", root / "run_autograder")
-    (root / "submission").mkdir()
-    shutil.copy2(notebook, root / "submission" / notebook.name)
-    env = {**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_PYTHON": sys.executable}
-    done = subprocess.run([str(root / "run_autograder")], cwd=root, env=env, capture_output=True, text=True,
-                          timeout=900)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return json.loads((root / "results" / "results.json").read_text())
-
-
-@pytest.fixture(scope="module")
-def package(tmp_path_factory):
-    return gradescope.build(EXERCISE, tmp_path_factory.mktemp("gs") / "autograder.zip", timeout_s=300)
-
-
-def test_the_zip_has_setup_and_run_autograder_at_its_root_and_the_hidden_cases(package):
-    with zipfile.ZipFile(package) as z:
+def test_the_zip_has_setup_and_run_autograder_at_its_root_and_the_hidden_cases(gradescope_zip):
+    with zipfile.ZipFile(gradescope_zip) as z:
         names = z.namelist()
         modes = {i.filename: i.external_attr >> 16 for i in z.infolist()}
     assert {"setup.sh", "run_autograder"} <= set(names)
@@ -71,8 +46,8 @@ def test_the_zip_has_setup_and_run_autograder_at_its_root_and_the_hidden_cases(p
                    for n in names)
 
 
-def test_run_autograder_gives_a_solution_full_marks_in_a_valid_results_json(package, tmp_path):
-    answer = run_autograder(package, REPO_ROOT / "solutions" / EXERCISE / f"{EXERCISE}.ipynb", tmp_path / "autograder")
+def test_run_autograder_gives_a_solution_full_marks_in_a_valid_results_json(gradescope_solution):
+    answer = gradescope_solution
     check_results(answer)
     possible = sum(catalog.questions(EXERCISE).values())
     assert answer["score"] == possible == sum(t["max_score"] for t in answer["tests"]), answer["output"][-1500:]
@@ -85,8 +60,8 @@ def test_an_unknown_exercise_is_refused_naming_the_exercises(tmp_path):
         gradescope.build("nope", tmp_path / "a.zip")
 
 
-def test_setup_updates_apts_lists_before_installing(package):
-    with zipfile.ZipFile(package) as z:
+def test_setup_updates_apts_lists_before_installing(gradescope_zip):
+    with zipfile.ZipFile(gradescope_zip) as z:
         setup = z.read("setup.sh").decode()
     assert setup.index("apt-get update") < setup.index("apt-get install")
 
@@ -117,10 +92,10 @@ def test_a_submission_the_grader_failed_on_gets_no_score_and_a_failed_autograder
     assert not (tmp_path / "results" / "results.json").exists()
 
 
-def test_the_autograder_installs_the_tensorflow_keras_and_numpy_the_course_grades_with(package):
+def test_the_autograder_installs_the_tensorflow_keras_and_numpy_the_course_grades_with(gradescope_zip):
     from importlib import metadata
 
-    with zipfile.ZipFile(package) as z:
+    with zipfile.ZipFile(gradescope_zip) as z:
         wanted = z.read("requirements.txt").decode().split()
     for name in ("tensorflow", "keras", "numpy"):
         assert f"{name}=={metadata.version(name)}" in wanted, wanted

@@ -14,19 +14,18 @@ of the class's report, with every other row compared byte for byte:
 Exercise 5 is NumPy only: the class grades in well under a minute on two cores.
 """
 
-import contextlib
 import csv
 import dataclasses
 import hashlib
-import io
 import json
 import shutil
 
 import nbformat
 import pytest
 
+from logged_cli import csv_lines, run_logged
 from tfdist_instructor import REPO_ROOT, cli
-from tfdist_instructor.grading import launch, sandbox
+from tfdist_instructor.grading import grade, launch, sandbox
 from tfdist_instructor.grading.sandbox import Limits
 from tfdist_instructor.sample_class.downloads import EXERCISE, FILES, make_class
 
@@ -56,21 +55,6 @@ def _csv(path):
         return list(csv.DictReader(f))
 
 
-def _lines(path):
-    """A CSV file's lines, as bytes, keyed by their first cell (the student)."""
-    return {ln.split(b",", 1)[0]: ln for ln in path.read_bytes().splitlines()}
-
-
-def _run(log, argv):
-    """``cli.main(argv)``; its exit code, with what it printed kept in ``log``."""
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-        code = cli.main(argv)
-    log.write_text(out.getvalue())
-    print(out.getvalue())
-    return code
-
-
 @pytest.fixture(scope="module")
 def term(tmp_path_factory):
     base = tmp_path_factory.mktemp("record")
@@ -86,32 +70,31 @@ def term(tmp_path_factory):
             options = dataclasses.replace(options, limits=Limits(processes=1))
         return real(job, env, options)
 
-    launch.run = planted
-    try:
-        code = _run(base / "grade.log", ["grade", str(base / "downloads"), "--out", str(base / "graded"), *common,
-                                         "--policy-dir", str(base / "policy")])
-    finally:
-        launch.run = real
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(launch, "run", planted)
+        mp.setattr(grade, "RETRY_WAIT_S", 0)
+        code = run_logged(base / "grade.log", ["grade", str(base / "downloads"), "--out", str(base / "graded"), *common,
+                                               "--policy-dir", str(base / "policy")])
     assert code == 3 and len(starved) == 2  # tried twice, then not graded; the exit code says so
     for route in ("regraded", "one-file", "copied-class", "no-policy-dir"):
         shutil.copytree(base / "graded", base / route)
     with_policy = [*common, "--policy-dir", str(base / "policy")]
-    assert _run(base / "regraded.log", ["grade", str(base / "downloads"), "--out", str(base / "regraded"),
+    assert run_logged(base / "regraded.log", ["grade", str(base / "downloads"), "--out", str(base / "regraded"),
                                         *with_policy, "--only", FAILS, "--replay-seeds"]) == 0
     seeds = {r["student"]: r["seed"] for r in _csv(base / "graded" / "scores.csv")}
     (base / "regrade").mkdir()
     shutil.copy(base / "downloads" / MOODLE_FILE, base / "regrade" / MOODLE_FILE)  # cp: the file's time is now
-    assert _run(base / "one-file.log", ["grade", str(base / "regrade"), "--out", str(base / "one-file"),
+    assert run_logged(base / "one-file.log", ["grade", str(base / "regrade"), "--out", str(base / "one-file"),
                                         *with_policy, "--seed", seeds["s1003"]]) == 0
     shutil.copytree(base / "downloads", base / "downloads-copy", copy_function=shutil.copy)  # cp -r
-    assert _run(base / "copied-class.log", ["grade", str(base / "downloads-copy"), "--out",
+    assert run_logged(base / "copied-class.log", ["grade", str(base / "downloads-copy"), "--out",
                                             str(base / "copied-class"), *with_policy, "--replay-seeds"]) == 0
     (base / "late").mkdir()
     shutil.copy2(base / "downloads" / LATE_FILE, base / "late" / LATE_FILE)
-    assert _run(base / "no-policy-dir.log", ["grade", str(base / "late"), "--out", str(base / "no-policy-dir"),
+    assert run_logged(base / "no-policy-dir.log", ["grade", str(base / "late"), "--out", str(base / "no-policy-dir"),
                                              *common, "--seed", seeds["s1002"]]) == 0  # the README's recipe as it was
     for fmt in ("canvas", "moodle"):
-        assert _run(base / f"{fmt}.log", ["gradebook", str(base / "graded"), "--roster", str(roster), "--format", fmt,
+        assert run_logged(base / f"{fmt}.log", ["gradebook", str(base / "graded"), "--roster", str(roster), "--format", fmt,
                                           "--out", str(base / f"{fmt}.csv")]) == 0
     return base
 
@@ -119,7 +102,7 @@ def term(tmp_path_factory):
 def _unchanged_but(term, route, student):
     """Every row of every table but ``student``'s is byte for byte the class's."""
     for name in ("scores.csv", "totals.csv", "unmatched.csv"):
-        before, after = _lines(term / "graded" / name), _lines(term / route / name)
+        before, after = csv_lines(term / "graded" / name), csv_lines(term / route / name)
         assert list(after) == list(before), name
         assert [s for s in before if s != student.encode() and after[s] != before[s]] == [], name
 
@@ -155,7 +138,7 @@ def test_graded_again_the_failed_student_gets_their_score_and_no_other_row_chang
 
 def test_a_copied_file_regraded_keeps_its_original_total_and_the_moved_time_is_reported(term):
     _unchanged_but(term, "one-file", "s1003")
-    assert _lines(term / "one-file" / "totals.csv") == _lines(term / "graded" / "totals.csv")  # s1003's too
+    assert csv_lines(term / "one-file" / "totals.csv") == csv_lines(term / "graded" / "totals.csv")  # s1003's too
     said = (term / "one-file.log").read_text()
     assert "s1003: total 10 / 10 (10 automatic)" in said
     assert f"note: s1003: {MOODLE_FILE}: its time moved since it was first judged" in said
@@ -233,7 +216,6 @@ def _policy_dir(base, name):
 def test_the_class_is_as_the_downloads_say():
     assert FILES[MOODLE_FILE][0] == "s1003" and FILES[LATE_FILE][0] == "s1002"
     assert FILES[f"Copy of {EXERCISE} (omar.haddad@uni.example).ipynb"][0] == FAILS
-
 
 
 def _held_back(log):

@@ -16,17 +16,17 @@ import shutil
 import sys
 import threading
 import time
-from pathlib import Path
 
 import nbformat
 import psutil
 import pytest
-from test_gradescope import check_results, run_autograder
+from logged_cli import csv_lines, run_logged
+from test_gradescope import check_results
 
 from tfdist_instructor import REPO_ROOT, cli
 from tfdist_instructor.grading import GradeOptions, scores
 from tfdist_instructor.sample_class.downloads import EXERCISE, make_class
-from tfdist_instructor.term import classgrade, gradescope, release, slurm as term_slurm
+from tfdist_instructor.term import classgrade, release, slurm as term_slurm
 from tfdist_instructor.term.roster import Roster
 
 SLURM_TESTS = REPO_ROOT / "tests" / "slurm"
@@ -73,21 +73,6 @@ ROUTES = ("regraded", "one-file", "one-file-no-roster", "replayed")
 LATE_FILE = f"smithbob_LATE_23456_67891_{EXERCISE}.ipynb"
 
 
-def _logged(log, argv):
-    """``cli.main(argv)`` with what it printed (stdout and stderr) kept in ``log``; its exit code."""
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-        code = cli.main(argv)
-    log.write_text(out.getvalue())
-    print(out.getvalue())
-    return code
-
-
-def _lines(path):
-    """A CSV file's lines, as bytes, keyed by their first cell (the student)."""
-    return {ln.split(b",", 1)[0]: ln for ln in path.read_bytes().splitlines()}
-
-
 @pytest.fixture(scope="module")
 def term(tmp_path_factory):
     """Everything the term's instructor does on one machine, in order; the folders it leaves."""
@@ -98,7 +83,7 @@ def term(tmp_path_factory):
     (base / "policy" / f"{EXERCISE}.toml").write_text(POLICY)
     common = ["--roster", str(roster), "--policy-dir", str(base / "policy"), "--timeout", "300", "--jobs", "2"]
     graded = ["grade", str(base / "downloads"), "--out", str(base / "graded"), *common]
-    assert _logged(base / "grade.log", graded) == 0
+    assert run_logged(base / "grade.log", graded) == 0
     for route in ROUTES:  # each regrade route into a copy of the class's report
         shutil.copytree(base / "graded", base / route)
     assert cli.main(["grade", str(base / "downloads"), "--out", str(base / "regraded"), *common,
@@ -107,8 +92,8 @@ def term(tmp_path_factory):
     shutil.copy2(base / "downloads" / LATE_FILE, base / "regrade" / LATE_FILE)
     seed = {r["student"]: r["seed"] for r in _csv(base / "graded" / "scores.csv")}["s1002"]
     assert cli.main(["grade", str(base / "regrade"), "--out", str(base / "one-file"), *common, "--seed", seed]) == 0
-    assert _logged(base / "one-file-no-roster.log", ["grade", str(base / "regrade"), "--out",
-                                                     str(base / "one-file-no-roster"), "--seed", seed]) == 2
+    assert run_logged(base / "one-file-no-roster.log", ["grade", str(base / "regrade"), "--out",
+                                                        str(base / "one-file-no-roster"), "--seed", seed]) == 2
     assert cli.main(["grade", str(base / "downloads"), "--out", str(base / "replayed"), *common,
                      "--replay-seeds"]) == 0
     capstone = base / "capstone"
@@ -119,7 +104,7 @@ def term(tmp_path_factory):
     assert cli.main(["grade", str(capstone), "--out", str(base / "capstone-graded"), "--roster", str(roster),
                      "--hand", str(base / "hand.csv"), "--timeout", "800"]) == 0  # fit cells: minutes when busy
     for fmt in ("canvas", "moodle"):
-        assert _logged(base / f"{fmt}.log", [
+        assert run_logged(base / f"{fmt}.log", [
             "gradebook", str(base / "graded"), str(base / "capstone-graded"), "--roster", str(roster), "--format", fmt,
             "--out", str(base / f"{fmt}.csv"), "--canvas-assignment", f"{EXERCISE}=4711"]) == 0
     _show(*[base / "graded" / n for n in ("scores.csv", "unmatched.csv", "totals.csv")],
@@ -174,7 +159,7 @@ def test_the_late_students_feedback_and_the_console_show_the_penalty_and_the_tot
 def test_every_documented_regrade_route_leaves_every_other_students_rows_byte_identical(term, route, student):
     """--only ID --replay-seeds; one file in a folder of its own with its --seed and the roster; the whole
     class with --replay-seeds: each into a copy of the class's report."""
-    before, after = _lines(term / "graded" / "totals.csv"), _lines(term / route / "totals.csv")
+    before, after = csv_lines(term / "graded" / "totals.csv"), csv_lines(term / route / "totals.csv")
     assert list(after) == list(before)  # the same students, in the same order: nobody added, nobody zeroed
     others = [sid for sid in before if sid not in (b"id", (student or "").encode())]
     assert [sid for sid in others if after[sid] != before[sid]] == []
@@ -224,9 +209,8 @@ def test_hand_graded_points_reach_the_totals_and_both_gradebooks(term):
     assert moodle["wei.chen@uni.example"][EXERCISE] == "7.5"
 
 
-def test_the_gradescope_autograder_gives_a_solution_full_marks(term):
-    package = gradescope.build(EXERCISE, term / "gradescope" / "autograder.zip", timeout_s=300)
-    answer = run_autograder(package, REPO_ROOT / "solutions" / EXERCISE / f"{EXERCISE}.ipynb", term / "autograder")
+def test_the_gradescope_autograder_gives_a_solution_full_marks(gradescope_solution):
+    answer = gradescope_solution
     check_results(answer)
     assert answer["score"] == 10 and all(t["status"] == "passed" for t in answer["tests"])
 
