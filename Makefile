@@ -63,13 +63,13 @@ demo: $(VENV)/.course-installed
 # copies; all grading, whose sandboxes share one process limit, and both Slurm users stay in
 # this one run; the grading tests run every solution, whole, through the grader: the solutions
 # claim no timing, so they do not run alone), the Slurm recipes, the tour's tests and the
-# ipyparallel engines' (ipyparallel 9 here), and the lessons' re-run cells (the two runs then take
-# about as long); in the background the engines' tests and every lesson
+# ipyparallel engines' (ipyparallel 9 here), the lessons' re-run cells and the upstream sentinels (the
+# two runs then take about as long); in the background the engines' tests and every lesson
 # again, fast, on Colab's Python and package versions (its ipyparallel 8.8) and the stand-ins
 # (`make colab-test` adds the solutions), then the other unit tests (the local clusters among
 # them), their log printed at the end. Each run prints its time, and its slowest tests; every
 # test's time is in build/junit-*.xml.
-FOREGROUND_TESTS := tests/instructor tests/slurm tests/tour tests/engines tests/lessons/test_rerun_cells.py
+FOREGROUND_TESTS := tests/instructor tests/slurm tests/tour tests/engines tests/lessons/test_rerun_cells.py tests/upstream
 test:
 	PYTHON=$(PYTHON) COLAB_STAGE=tools scripts/colab_stack.sh
 	scripts/beside.sh build/colab-prepare.log "$(MAKE) --no-print-directory $(VENV)/.test-installed" \
