@@ -19,9 +19,10 @@ SPHINX = REPO_ROOT / ".venv-site" / "bin" / "sphinx-build"
 _BUILT_NOTEBOOKS = {}  # deck name -> the notebook the session's deck build executed
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
-    """One headless Chromium for the session's page tests (each closes the tabs it opens)."""
+    """A headless Chromium for one module's page tests, closed after them: a test that checks no
+    child process is left (the compatibility matrix's) may come next."""
     binary = shutil.which("chromium")
     if binary is None:
         pytest.fail("chromium not found: install it with `scripts/install_slide_deps.sh chromium`")
@@ -43,7 +44,7 @@ def built_decks(request, tmp_path_factory):
         built = sorted(Path(os.environ["TFDIST_EDU_BUILT_SLIDES"]).resolve().glob("[0-9][0-9]_*.html"))
         assert [p.stem for p in built] == [p.stem for p in slides.deck_paths()], "rebuild: make slides"
         return built
-    if any("built_site" in item.fixturenames for item in request.session.items):
+    if any("built_site" in getattr(item, "fixturenames", ()) for item in request.session.items):
         request.getfixturevalue("course_tour")  # started now, so it runs while the decks build
     out = tmp_path_factory.mktemp("slides")
     start = time.perf_counter()
@@ -66,7 +67,7 @@ def executed_decks(request):
     build ran (``built_decks``), else, with ``TFDIST_EDU_BUILT_SLIDES`` (decks reused, nothing
     executed) or no deck build in this session, each deck executed here when first asked for."""
     decks = _ExecutedDecks()
-    if any("built_decks" in item.fixturenames for item in request.session.items):
+    if any("built_decks" in getattr(item, "fixturenames", ()) for item in request.session.items):
         request.getfixturevalue("built_decks")
         decks.update(_BUILT_NOTEBOOKS)
     return decks

@@ -80,22 +80,23 @@ def term(tmp_path_factory):
         shutil.copytree(base / "graded", base / route)
     with_policy = [*common, "--policy-dir", str(base / "policy")]
     assert run_logged(base / "regraded.log", ["grade", str(base / "downloads"), "--out", str(base / "regraded"),
-                                        *with_policy, "--only", FAILS, "--replay-seeds"]) == 0
+                                              *with_policy, "--only", FAILS, "--replay-seeds"]) == 0
     seeds = {r["student"]: r["seed"] for r in _csv(base / "graded" / "scores.csv")}
     (base / "regrade").mkdir()
     shutil.copy(base / "downloads" / MOODLE_FILE, base / "regrade" / MOODLE_FILE)  # cp: the file's time is now
     assert run_logged(base / "one-file.log", ["grade", str(base / "regrade"), "--out", str(base / "one-file"),
-                                        *with_policy, "--seed", seeds["s1003"]]) == 0
+                                              *with_policy, "--seed", seeds["s1003"]]) == 0
     shutil.copytree(base / "downloads", base / "downloads-copy", copy_function=shutil.copy)  # cp -r
     assert run_logged(base / "copied-class.log", ["grade", str(base / "downloads-copy"), "--out",
-                                            str(base / "copied-class"), *with_policy, "--replay-seeds"]) == 0
+                                                  str(base / "copied-class"), *with_policy, "--replay-seeds"]) == 0
     (base / "late").mkdir()
     shutil.copy2(base / "downloads" / LATE_FILE, base / "late" / LATE_FILE)
+    # the README's recipe as it was
     assert run_logged(base / "no-policy-dir.log", ["grade", str(base / "late"), "--out", str(base / "no-policy-dir"),
-                                             *common, "--seed", seeds["s1002"]]) == 0  # the README's recipe as it was
+                                                   *common, "--seed", seeds["s1002"]]) == 0
     for fmt in ("canvas", "moodle"):
-        assert run_logged(base / f"{fmt}.log", ["gradebook", str(base / "graded"), "--roster", str(roster), "--format", fmt,
-                                          "--out", str(base / f"{fmt}.csv")]) == 0
+        assert run_logged(base / f"{fmt}.log", ["gradebook", str(base / "graded"), "--roster", str(roster),
+                                                "--format", fmt, "--out", str(base / f"{fmt}.csv")]) == 0
     return base
 
 
