@@ -16,7 +16,6 @@ from tfdist_instructor import REPO_ROOT, site, slides
 
 EXECUTED = Path(os.environ.get("TFDIST_EDU_EXECUTED_DIR", REPO_ROOT / "build" / "executed"))
 SPHINX = REPO_ROOT / ".venv-site" / "bin" / "sphinx-build"
-_BUILT_NOTEBOOKS = {}  # deck name -> the notebook the session's deck build executed
 
 
 @pytest.fixture(scope="module")
@@ -31,8 +30,22 @@ def browser():
     chromium.close()
 
 
+class _ExecutedDecks(dict):
+    """Executed deck notebooks by deck name; a deck not in it is executed when first asked for."""
+
+    def __missing__(self, name):
+        self[name] = slides.execute_deck(slides.deck_paths([name])[0])
+        return self[name]
+
+
 @pytest.fixture(scope="session")
-def built_decks(request, tmp_path_factory):
+def deck_notebooks():
+    """The session's executed deck notebooks by name, filled by the deck build (``built_decks``)."""
+    return _ExecutedDecks()
+
+
+@pytest.fixture(scope="session")
+def built_decks(request, tmp_path_factory, deck_notebooks):
     """Every deck built once (fast mode, from conftest) into a temporary folder; prints the time.
 
     Two decks are built at once (one alone keeps less than one of CI's two cores busy), and when
@@ -48,29 +61,19 @@ def built_decks(request, tmp_path_factory):
         request.getfixturevalue("course_tour")  # started now, so it runs while the decks build
     out = tmp_path_factory.mktemp("slides")
     start = time.perf_counter()
-    paths = slides.build_all(out, jobs=2, executed=_BUILT_NOTEBOOKS)
+    paths = slides.build_all(out, jobs=2, executed=deck_notebooks)
     print(f"\nbuilt {len(paths)} decks in {time.perf_counter() - start:.0f} s")
     return paths
 
 
-class _ExecutedDecks(dict):
-    """Executed deck notebooks by deck name; a deck not in it is executed when first asked for."""
-
-    def __missing__(self, name):
-        self[name] = slides.execute_deck(slides.deck_paths([name])[0])
-        return self[name]
-
-
 @pytest.fixture(scope="session")
-def executed_decks(request):
+def executed_decks(request, deck_notebooks):
     """The executed deck notebooks by name (``"01_data_parallelism"``): those the session's deck
     build ran (``built_decks``), else, with ``TFDIST_EDU_BUILT_SLIDES`` (decks reused, nothing
     executed) or no deck build in this session, each deck executed here when first asked for."""
-    decks = _ExecutedDecks()
     if any("built_decks" in getattr(item, "fixturenames", ()) for item in request.session.items):
         request.getfixturevalue("built_decks")
-        decks.update(_BUILT_NOTEBOOKS)
-    return decks
+    return deck_notebooks
 
 
 def _executed(tmp_path_factory):

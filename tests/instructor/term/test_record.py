@@ -14,7 +14,6 @@ of the class's report, with every other row compared byte for byte:
 Exercise 5 is NumPy only: the class grades in well under a minute on two cores.
 """
 
-import csv
 import dataclasses
 import hashlib
 import json
@@ -23,7 +22,7 @@ import shutil
 import nbformat
 import pytest
 
-from logged_cli import csv_lines, run_logged
+from logged_cli import csv_lines, csv_rows, run_logged
 from tfdist_instructor import REPO_ROOT, cli
 from tfdist_instructor.grading import grade, launch, sandbox
 from tfdist_instructor.grading.sandbox import Limits
@@ -48,11 +47,6 @@ def _notebook(student):
     if student == FAILS:
         nb.cells.append(nbformat.v4.new_markdown_cell(MARK))
     return nb
-
-
-def _csv(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
 
 
 @pytest.fixture(scope="module")
@@ -81,7 +75,7 @@ def term(tmp_path_factory):
     with_policy = [*common, "--policy-dir", str(base / "policy")]
     assert run_logged(base / "regraded.log", ["grade", str(base / "downloads"), "--out", str(base / "regraded"),
                                               *with_policy, "--only", FAILS, "--replay-seeds"]) == 0
-    seeds = {r["student"]: r["seed"] for r in _csv(base / "graded" / "scores.csv")}
+    seeds = {r["student"]: r["seed"] for r in csv_rows(base / "graded" / "scores.csv")}
     (base / "regrade").mkdir()
     shutil.copy(base / "downloads" / MOODLE_FILE, base / "regrade" / MOODLE_FILE)  # cp: the file's time is now
     assert run_logged(base / "one-file.log", ["grade", str(base / "regrade"), "--out", str(base / "one-file"),
@@ -109,14 +103,14 @@ def _unchanged_but(term, route, student):
 
 
 def test_a_planted_grader_failure_reads_not_graded_everywhere_and_never_0(term):
-    row = {r["student"]: r for r in _csv(term / "graded" / "scores.csv")}[FAILS]
+    row = {r["student"]: r for r in csv_rows(term / "graded" / "scores.csv")}[FAILS]
     assert (row["status"], row["score"], row["percent"], row["q1"]) == ("not graded", "", "", ""), row
     assert row["reason"].startswith("the notebook's kernel could not start: BlockingIOError: [Errno 11]")
-    total = {r["id"]: r for r in _csv(term / "graded" / "totals.csv")}[FAILS]
+    total = {r["id"]: r for r in csv_rows(term / "graded" / "totals.csv")}[FAILS]
     assert (total["auto"], total["total"], total["late_penalty"]) == ("", "", ""), total
     assert total["status"].startswith("not graded: the notebook's kernel could not start: BlockingIOError")
-    canvas = {r["Student"]: r for r in _csv(term / "canvas.csv")}["Haddad, Omar"]
-    moodle = {r["ID number"]: r for r in _csv(term / "moodle.csv")}[FAILS]
+    canvas = {r["Student"]: r for r in csv_rows(term / "canvas.csv")}["Haddad, Omar"]
+    moodle = {r["ID number"]: r for r in csv_rows(term / "moodle.csv")}[FAILS]
     assert canvas[EXERCISE] == moodle[EXERCISE] == ""
     for fmt in ("canvas", "moodle"):
         assert f"{FAILS} (not graded: the notebook's kernel could not start" in (term / f"{fmt}.log").read_text()
@@ -126,14 +120,14 @@ def test_a_planted_grader_failure_reads_not_graded_everywhere_and_never_0(term):
     assert f"--only {FAILS} --replay-seeds" in said.split("grade them again: ")[1]
     feedback = (term / "graded" / "feedback" / f"{FAILS}.md").read_text()
     assert "**not graded** (the grader failed, not your notebook" in feedback and "0 / 10" not in feedback
-    graded = {r["student"]: r["score"] for r in _csv(term / "graded" / "scores.csv")}
+    graded = {r["student"]: r["score"] for r in csv_rows(term / "graded" / "scores.csv")}
     assert graded == {"s1001": "10", "s1002": "10", "s1003": "10", "s1004": "10", "s1005": "10", "s1006": "10",
                       FAILS: ""}
 
 
 def test_graded_again_the_failed_student_gets_their_score_and_no_other_row_changes(term):
     _unchanged_but(term, "regraded", FAILS)
-    total = {r["id"]: r for r in _csv(term / "regraded" / "totals.csv")}[FAILS]
+    total = {r["id"]: r for r in csv_rows(term / "regraded" / "totals.csv")}[FAILS]
     assert (total["auto"], total["total"], total["status"]) == ("10", "10", "graded")
 
 
@@ -144,7 +138,7 @@ def test_a_copied_file_regraded_keeps_its_original_total_and_the_moved_time_is_r
     assert "s1003: total 10 / 10 (10 automatic)" in said
     assert f"note: s1003: {MOODLE_FILE}: its time moved since it was first judged" in said
     assert "the recorded time is used, not the new one" in said
-    times = {r["student"]: r for r in _csv(term / "graded" / "submission-times.csv")}
+    times = {r["student"]: r for r in csv_rows(term / "graded" / "submission-times.csv")}
     digest = hashlib.sha256((term / "downloads" / MOODLE_FILE).read_bytes()).hexdigest()
     assert (times["s1003"]["sha256"], times["s1003"]["submitted_at"]) == (digest, "2026-03-02T20:00:00+00:00")
     assert times["s1003"]["time_source"].startswith("the file's modification time")
@@ -153,7 +147,7 @@ def test_a_copied_file_regraded_keeps_its_original_total_and_the_moved_time_is_r
 
 
 def test_a_copied_downloads_folder_regraded_keeps_every_total(term):
-    before, after = _csv(term / "graded" / "totals.csv"), _csv(term / "copied-class" / "totals.csv")
+    before, after = csv_rows(term / "graded" / "totals.csv"), csv_rows(term / "copied-class" / "totals.csv")
     assert [(r["id"], r["total"], r["late_days"]) for r in after if r["id"] != FAILS] == \
         [(r["id"], r["total"], r["late_days"]) for r in before if r["id"] != FAILS]
     said = (term / "copied-class.log").read_text()
@@ -163,7 +157,7 @@ def test_a_copied_downloads_folder_regraded_keeps_every_total(term):
 
 def test_a_regrade_without_the_policy_dir_reuses_the_recorded_policy_and_says_so(term):
     _unchanged_but(term, "no-policy-dir", "s1002")
-    late = {r["id"]: r for r in _csv(term / "no-policy-dir" / "totals.csv")}["s1002"]
+    late = {r["id"]: r for r in csv_rows(term / "no-policy-dir" / "totals.csv")}["s1002"]
     assert (late["late_days"], late["late_penalty"], late["total"]) == ("1", "1", "9"), late
     said = (term / "no-policy-dir.log").read_text()
     recorded = json.loads((term / "graded" / "policy.json").read_text())
@@ -171,7 +165,7 @@ def test_a_regrade_without_the_policy_dir_reuses_the_recorded_policy_and_says_so
     assert (recorded["file"], recorded["sha256"], recorded["text"]) == (f"{EXERCISE}.toml", digest, POLICY)
     assert f"policy of {EXERCISE}: {EXERCISE}.toml sha256:{digest[:12]}, as recorded in" in said
     assert "the default policy" in said and "differs; it is not used: give --policy-dir" in said
-    assert {r["policy"] for r in _csv(term / "graded" / "totals.csv")} == {f"{EXERCISE}.toml sha256:{digest[:12]}"}
+    assert {r["policy"] for r in csv_rows(term / "graded" / "totals.csv")} == {f"{EXERCISE}.toml sha256:{digest[:12]}"}
 
 
 def test_canvas_rows_without_an_id_are_listed_loudly_with_the_fix(term):
@@ -183,12 +177,12 @@ def test_canvas_rows_without_an_id_are_listed_loudly_with_the_fix(term):
 
 
 def test_ungraded_students_have_a_blank_total_with_the_reason(term):
-    held = {r["id"]: r for r in _csv(term / "graded" / "totals.csv")}["s1008"]
+    held = {r["id"]: r for r in csv_rows(term / "graded" / "totals.csv")}["s1008"]
     assert (held["auto"], held["total"], held["status"]) == ("", "", "not graded: see unmatched.csv"), held
 
 
 def test_an_extension_shows_in_the_totals_and_the_feedback(term):
-    kofi = {r["id"]: r for r in _csv(term / "graded" / "totals.csv")}["s1005"]
+    kofi = {r["id"]: r for r in csv_rows(term / "graded" / "totals.csv")}["s1005"]
     assert kofi["extension"] == "2 days, until 2026-03-04T23:59:00+00:00" and kofi["late_days"] == "0"
     assert "- Extension: 2 days, until 2026-03-04T23:59:00+00:00" in (term / "graded" / "feedback" / "s1005.md").read_text()
 
@@ -230,9 +224,9 @@ def _held_back(log):
 
 
 def test_the_summary_counts_the_files_held_back_as_unmatched_csv_lists_them(term):
-    held = _csv(term / "graded" / "unmatched.csv")
+    held = csv_rows(term / "graded" / "unmatched.csv")
     assert _held_back(term / "grade.log") == len(held) == 4, held
     # an --only regrade holds back none of its student's files; unmatched.csv keeps the class's rows
-    assert [r for r in _csv(term / "regraded" / "unmatched.csv") if r["student"] == FAILS] == []
+    assert [r for r in csv_rows(term / "regraded" / "unmatched.csv") if r["student"] == FAILS] == []
     assert _held_back(term / "regraded.log") == 0
     assert (term / "regraded" / "unmatched.csv").read_bytes() == (term / "graded" / "unmatched.csv").read_bytes()

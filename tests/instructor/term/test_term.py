@@ -8,7 +8,6 @@ the same class graded on a real two-node Slurm (tests/slurm's fixture), a task k
 requeued, with scores identical to the local run. `pytest -s` prints every report file."""
 
 import contextlib
-import csv
 import importlib.util
 import io
 import os
@@ -20,7 +19,7 @@ import time
 import nbformat
 import psutil
 import pytest
-from logged_cli import csv_lines, run_logged
+from logged_cli import csv_lines, csv_rows, run_logged
 from test_gradescope import check_results
 
 from tfdist_instructor import REPO_ROOT, cli
@@ -54,11 +53,6 @@ def _notebook(student):
     return nb
 
 
-def _csv(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
-
-
 def _timeless(row):
     """A scores.csv row without what differs between two gradings of the same file (when, how long)."""
     return {k: v for k, v in row.items() if k not in ("seconds", "graded_at")}
@@ -90,7 +84,7 @@ def term(tmp_path_factory):
                      "--only", PLANTED[0], "--replay-seeds"]) == 0
     (base / "regrade").mkdir()  # exercises/README's recipe: one student's file in a folder of its own
     shutil.copy2(base / "downloads" / LATE_FILE, base / "regrade" / LATE_FILE)
-    seed = {r["student"]: r["seed"] for r in _csv(base / "graded" / "scores.csv")}["s1002"]
+    seed = {r["student"]: r["seed"] for r in csv_rows(base / "graded" / "scores.csv")}["s1002"]
     assert cli.main(["grade", str(base / "regrade"), "--out", str(base / "one-file"), *common, "--seed", seed]) == 0
     assert run_logged(base / "one-file-no-roster.log", ["grade", str(base / "regrade"), "--out",
                                                         str(base / "one-file-no-roster"), "--seed", seed]) == 2
@@ -118,19 +112,19 @@ def test_the_release_students_get_holds_no_solution_question_or_instructor_file(
 
 
 def test_every_matched_student_is_graded_under_their_roster_id_and_the_rest_are_listed(term):
-    scores = {r["student"]: r for r in _csv(term / "graded" / "scores.csv")}
+    scores = {r["student"]: r for r in csv_rows(term / "graded" / "scores.csv")}
     assert sorted(scores) == ["s1001", "s1002", "s1003", "s1004", "s1005", "s1006", "s1007"]
     seen = {s: (r["score"], r["status"], r["reason"]) for s, r in scores.items()}
     assert scores["s1004"]["score"] == "7.5", seen
     assert all(r["score"] == "10" for s, r in scores.items() if s != "s1004"), seen
-    unmatched = {r["file"]: r["problem"].split(":")[0] for r in _csv(term / "graded" / "unmatched.csv")}
+    unmatched = {r["file"]: r["problem"].split(":")[0] for r in csv_rows(term / "graded" / "unmatched.csv")}
     assert sorted(unmatched.values()) == ["duplicated", "duplicated", "extra", "unmatched"], unmatched
-    totals = {r["id"]: r for r in _csv(term / "graded" / "totals.csv")}
+    totals = {r["id"]: r for r in csv_rows(term / "graded" / "totals.csv")}
     assert totals["s1008"]["status"] == "not graded: see unmatched.csv" and totals["s1008"]["total"] == ""
 
 
 def test_the_late_canvas_file_loses_a_days_penalty_and_the_extension_saves_the_late_gradescope_one(term):
-    totals = {r["id"]: r for r in _csv(term / "graded" / "totals.csv")}
+    totals = {r["id"]: r for r in csv_rows(term / "graded" / "totals.csv")}
     late = totals["s1002"]
     assert (late["late_days"], late["late_penalty"], late["total"]) == ("1", "1", "9"), late
     assert late["lateness_from"].startswith("Canvas's LATE marker")
@@ -139,9 +133,9 @@ def test_the_late_canvas_file_loses_a_days_penalty_and_the_extension_saves_the_l
 
 
 def test_a_notebook_with_a_pdf_beside_it_is_graded_and_the_pdf_listed(term):
-    jane = {r["student"]: r for r in _csv(term / "graded" / "scores.csv")}["s1001"]
+    jane = {r["student"]: r for r in csv_rows(term / "graded" / "scores.csv")}["s1001"]
     assert (jane["score"], jane["file"]) == ("10", f"doejane_12345_67890_{EXERCISE}.ipynb")
-    extra = {r["file"]: r for r in _csv(term / "graded" / "unmatched.csv")}[f"doejane_12345_67899_{EXERCISE}.pdf"]
+    extra = {r["file"]: r for r in csv_rows(term / "graded" / "unmatched.csv")}[f"doejane_12345_67899_{EXERCISE}.pdf"]
     assert extra["problem"].startswith("extra: s1001 also sent") and extra["student"] == "s1001"
 
 
@@ -151,7 +145,7 @@ def test_the_late_students_feedback_and_the_console_show_the_penalty_and_the_tot
     assert "- Total: **9 / 10** (10 automatic, -1 for 1 day late (Canvas's LATE marker" in feedback
     said = (term / "grade.log").read_text()
     assert "s1002: total 9 / 10 (10 automatic, -1 for 1 day late (Canvas's LATE marker" in said
-    late = {r["id"]: r for r in _csv(term / "graded" / "totals.csv")}["s1002"]
+    late = {r["id"]: r for r in csv_rows(term / "graded" / "totals.csv")}["s1002"]
     assert "the late limit (5 days) cannot be applied" in late["lateness_note"] and late["lateness_note"] in said
 
 
@@ -165,7 +159,7 @@ def test_every_documented_regrade_route_leaves_every_other_students_rows_byte_id
     assert [sid for sid in others if after[sid] != before[sid]] == []
     assert after == before  # the regraded student too: the recorded seed replays the same total
     assert (term / route / "unmatched.csv").read_bytes() == (term / "graded" / "unmatched.csv").read_bytes()
-    scores_before, scores_after = (_csv(term / folder / "scores.csv") for folder in ("graded", route))
+    scores_before, scores_after = (csv_rows(term / folder / "scores.csv") for folder in ("graded", route))
     assert [_timeless(r) for r in scores_after] == [_timeless(r) for r in scores_before]
     changed = {r["student"] for r, o in zip(scores_after, scores_before, strict=True) if r != o}
     assert changed == ({student} if student else {r["student"] for r in scores_before})
@@ -179,9 +173,9 @@ def test_the_one_file_regrade_without_the_roster_is_refused_and_changes_nothing(
 
 
 def test_the_gradebooks_leave_a_held_back_student_blank_and_say_who(term):
-    canvas = {r["ID"]: r for r in _csv(term / "canvas.csv")}
+    canvas = {r["ID"]: r for r in csv_rows(term / "canvas.csv")}
     assert canvas["34567"][f"{EXERCISE} (4711)"] == ""  # s1008: both files held back (duplicated)
-    moodle = {r["ID number"]: r for r in _csv(term / "moodle.csv")}
+    moodle = {r["ID number"]: r for r in csv_rows(term / "moodle.csv")}
     assert moodle["s1008"][EXERCISE] == ""
     for fmt in ("canvas", "moodle"):
         said = (term / f"{fmt}.log").read_text()
@@ -190,21 +184,21 @@ def test_the_gradebooks_leave_a_held_back_student_blank_and_say_who(term):
 
 
 def test_a_regrade_with_the_recorded_seed_gives_the_same_score_and_leaves_the_others_untouched(term):
-    before = {r["student"]: r for r in _csv(term / "graded" / "scores.csv")}
-    after = {r["student"]: r for r in _csv(term / "regraded" / "scores.csv")}
+    before = {r["student"]: r for r in csv_rows(term / "graded" / "scores.csv")}
+    after = {r["student"]: r for r in csv_rows(term / "regraded" / "scores.csv")}
     assert _timeless(after.pop("s1004")) == _timeless(before.pop("s1004"))
     assert after == before  # every other row exactly as it was
-    assert _csv(term / "regraded" / "totals.csv") == _csv(term / "graded" / "totals.csv")
+    assert csv_rows(term / "regraded" / "totals.csv") == csv_rows(term / "graded" / "totals.csv")
 
 
 def test_hand_graded_points_reach_the_totals_and_both_gradebooks(term):
-    jane = {r["id"]: r for r in _csv(term / "capstone-graded" / "totals.csv")}["s1001"]
+    jane = {r["id"]: r for r in csv_rows(term / "capstone-graded" / "totals.csv")}["s1001"]
     assert (jane["auto"], jane["hand"], jane["total"], jane["possible"]) == ("10", "1.5", "11.5", "12")
-    canvas = {r["Student"]: r for r in _csv(term / "canvas.csv")}
+    canvas = {r["Student"]: r for r in csv_rows(term / "canvas.csv")}
     assert canvas["Doe, Jane"][f"{EXERCISE} (4711)"] == "10" and canvas["Doe, Jane"]["03_svhn_capstone"] == "11.5"
     assert canvas["Smith, Bob"]["ID"] == "23456" and canvas["Smith, Bob"][f"{EXERCISE} (4711)"] == "9"
     assert canvas["Smith, Bob"]["SIS User ID"] == canvas["Smith, Bob"]["SIS Login ID"] == ""  # the roster has none
-    moodle = {r["Email address"]: r for r in _csv(term / "moodle.csv")}
+    moodle = {r["Email address"]: r for r in csv_rows(term / "moodle.csv")}
     assert moodle["jane.doe@uni.example"]["03_svhn_capstone"] == "11.5"
     assert moodle["wei.chen@uni.example"][EXERCISE] == "7.5"
 
@@ -271,7 +265,7 @@ def test_the_class_graded_on_slurm_with_a_task_killed_matches_the_local_run(term
     assert len(list((out / "slurm" / "results").glob("*.json"))) == 7
 
     def rows(path):
-        return sorted((_timeless(r) for r in _csv(path)), key=lambda r: r["student"])
+        return sorted((_timeless(r) for r in csv_rows(path)), key=lambda r: r["student"])
 
     assert rows(out / "scores.csv") == rows(term / "graded" / "scores.csv")
-    assert _csv(out / "totals.csv") == _csv(term / "graded" / "totals.csv")
+    assert csv_rows(out / "totals.csv") == csv_rows(term / "graded" / "totals.csv")
