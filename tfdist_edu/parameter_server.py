@@ -1,26 +1,32 @@
-"""Parameter-server training on one machine, always in child processes.
+"""Parameter-server training on one machine: the tasks in processes of their own.
 
 In parameter-server training the variables live on parameter servers (``ps`` tasks), workers
 run training steps on their own data, and a coordinator (the ``chief``) schedules those steps
 with ``tf.distribute.coordinator.ClusterCoordinator``: whichever worker is free takes the next
-one, so workers go at their own pace (asynchronous training). :func:`run_coordinator` runs a
-coordinator script (lesson 8 writes one) against a local cluster, and can kill a worker mid-run;
-:func:`run_parameter_server` runs lesson 8's coordinator as the package ships it
-(``scripts/ps_coordinator.py``, generated from the lesson's cells) and returns what it saw, for
-the loss and placement figures.
+one, so workers go at their own pace (asynchronous training).
 
-Every ps and worker task is its own process (``scripts/ps_server.py``, a server started from its
-TF_CONFIG) and the coordinator another: the same topology as a real multi-host job. Why child
-processes: in-process ``tf.distribute.Server`` objects cannot be stopped, and a strategy created
-later in the same process can hang, so the notebook's kernel never hosts them.
+Two ways to run one. In a notebook, :func:`cluster_on` and :func:`serve` make ipyparallel
+engines (:mod:`tfdist_edu.engines`) the ps and worker tasks, each a server that waits, and the
+notebook's kernel is the chief: it runs the coordinator itself, so its cells schedule the steps.
+As scripts, :func:`run_coordinator` runs a coordinator script (lesson 8 writes one) against a
+local cluster and can kill a worker mid-run; :func:`run_parameter_server` runs lesson 8's
+coordinator as the package ships it (``scripts/ps_coordinator.py``, generated from the lesson's
+cells) and returns what it saw, for the loss and placement figures. There every ps and worker
+task is its own process (``scripts/ps_server.py``) and the coordinator another: the same topology
+as a real multi-host job.
+
+In-process ``tf.distribute.Server`` objects cannot be stopped, so no server runs in the kernel
+but the chief's own: the engines' servers end with their processes.
 
 Importing this module does not import TensorFlow.
 """
 
+import contextlib
 import dataclasses
 import json
 import os
 import shutil
+import socket
 import sys
 import tempfile
 import time
@@ -62,6 +68,61 @@ def server_config(num_workers):
     if (os.cpu_count() or 1) < num_workers + 1:
         config.inter_op_parallelism_threads = num_workers + 1
     return config
+
+
+def cluster_on(workers, num_ps=1):
+    """The parameter-server cluster of the engines ``workers`` (:func:`tfdist_edu.engines.start`)
+    with this process as its chief; return its :class:`tfdist_edu.tfconfig.ClusterSpec`.
+
+    The last ``num_ps`` engines are the ps tasks and the others the workers, each at the address
+    its engine reported; the chief is this process, at a free port of this machine. Raises
+    ValueError, before anything starts, unless there is at least one worker and one ps.
+    """
+    hosts = [address for _, _, address in workers.spec.tasks()]
+    if isinstance(num_ps, bool) or not isinstance(num_ps, int) or not 1 <= num_ps < len(hosts):
+        raise ValueError(f"num_ps must be an int from 1 to {len(hosts) - 1} (one engine at least must "
+                         f"be a worker), got {num_ps!r}")
+    local = all(tfconfig.split_address(a)[0] == "localhost" for a in hosts)
+    chief = f"{'localhost' if local else socket.getfqdn()}:{tfconfig.free_ports(1)[0]}"
+    return tfconfig.ClusterSpec({"chief": [chief], "worker": hosts[:-num_ps], "ps": hosts[-num_ps:]})
+
+
+def serve(workers, spec, only=None):
+    """Start on each engine of ``workers`` (or on engine ``only`` alone) the server of its task in
+    ``spec`` (from :func:`cluster_on`: the workers first, then the ps), with that task's TF_CONFIG;
+    return the servers' targets. Each server answers the chief until its engine ends."""
+    from tfdist_edu.scripts import ps_server
+
+    tasks = [(task_type, index) for task_type, index, _ in spec.tasks() if task_type != "chief"]
+    chosen = range(len(tasks)) if only is None else [only]
+    started = [workers.client[workers.ids[i]].apply_async(ps_server.serve, spec.tf_config(*tasks[i]))
+               for i in chosen]
+    return [done.get(timeout=120) for done in started]
+
+
+@contextlib.contextmanager
+def coordinator_log():
+    """Collect what the coordinator logs while the block runs, a worker that failed included.
+
+    ``ClusterCoordinator`` reports a failed step on TensorFlow's logger ("Worker ... failed with
+    UnavailableError ...") before it puts the step back in the queue. Yields a list that fills
+    with ``(seconds since the block began, first line of the message)`` for each warning and
+    error logged; the lines still show where TensorFlow writes them.
+    """
+    import logging
+
+    events, start = [], time.monotonic()
+
+    class _Keep(logging.Handler):
+        def emit(self, record):
+            events.append((time.monotonic() - start, record.getMessage().splitlines()[0]))
+
+    handler, logger = _Keep(logging.WARNING), logging.getLogger("tensorflow")
+    logger.addHandler(handler)
+    try:
+        yield events
+    finally:
+        logger.removeHandler(handler)
 
 
 def _hold_env(kill, resume):

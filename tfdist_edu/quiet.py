@@ -8,6 +8,7 @@ prints "INFO:tensorflow:Using MirroredStrategy with devices ..." and every cross
 lesson prints: 92 such lines in one stored run. A filter on the "tensorflow" logger lets only
 warnings and errors through; it is added before TensorFlow is imported or after, and TensorFlow
 setting its level later does not remove it. ``show_tensorflow_info()`` takes it away again.
+Each warning shows once, even after absl has given the root logger a handler of its own.
 
 Elsewhere (scripts, workers, tests) TensorFlow logs at WARNING already, and nothing is changed.
 
@@ -36,13 +37,30 @@ import tempfile
 _LOGGER = "tensorflow"
 
 
-class _WarningsAndUp(logging.Filter):
-    """Lets records of level WARNING and above through."""
+class _WhileRootIsBare(logging.Filter):
+    """On TensorFlow's own handler: passes records while the root logger has no handler.
+
+    In a notebook TensorFlow's logger has a handler of its own (to stdout). absl's first log call
+    (TensorFlow's ``connect_to_cluster`` makes one) gives the root logger a handler as well
+    (``logging.basicConfig``), and every record that propagates there showed twice, on stdout and
+    on stderr; from then on the root's handler alone shows it."""
 
     def filter(self, record):
+        return not logging.getLogger().handlers
+
+
+class _WarningsAndUp(logging.Filter):
+    """Lets records of level WARNING and above through, and puts ``_ONCE`` on TensorFlow's own
+    handler, the stream it writes to (added when TensorFlow is imported, maybe after this filter)."""
+
+    def filter(self, record):
+        for handler in logging.getLogger(_LOGGER).handlers:
+            if type(handler) is logging.StreamHandler and _ONCE not in handler.filters:
+                handler.addFilter(_ONCE)
         return record.levelno >= logging.WARNING
 
 
+_ONCE = _WhileRootIsBare()
 _FILTER = _WarningsAndUp()
 
 
@@ -55,7 +73,10 @@ def hide_tensorflow_info():
 
 def show_tensorflow_info():
     """Let TensorFlow's INFO lines through again (``tf.get_logger().setLevel("INFO")`` then works)."""
-    logging.getLogger(_LOGGER).removeFilter(_FILTER)
+    logger = logging.getLogger(_LOGGER)
+    logger.removeFilter(_FILTER)
+    for handler in logger.handlers:
+        handler.removeFilter(_ONCE)
 
 
 def in_a_notebook():

@@ -2,6 +2,7 @@
 nothing left running afterwards. Lesson 7 itself trains on two engines (its claims tests read
 each worker's output); tests/slurm runs its cells on engines Slurm started."""
 
+import json
 import os
 import signal
 
@@ -16,7 +17,7 @@ def _own_processes():
 
 
 @pytest.mark.slow
-def test_a_killed_worker_dies_alone_and_an_error_inside_the_with_block_stops_everything_else():
+def test_a_killed_worker_dies_alone_a_restarted_one_takes_its_place_and_an_error_inside_the_with_block_stops_everything_else():
     before = {p.pid for p in _own_processes()}
     with pytest.raises(RuntimeError, match="a cell failed"):
         with engines.start(2) as workers:
@@ -29,6 +30,14 @@ def test_a_killed_worker_dies_alone_and_an_error_inside_the_with_block_stops_eve
             psutil.Process(workers.pids[1]).wait(timeout=30)  # gone: wait() returns
             assert psutil.Process(workers.pids[0]).is_running()
             assert workers.client[workers.ids[0]].apply_sync(os.getpid) == workers.pids[0]
+            with pytest.raises(ValueError, match="there is no worker 2: the workers are 0 to 1"):
+                workers.restart(2)
+            dead = workers.pids[1]
+            assert workers.restart(1) == workers.pids[1] != dead  # a new engine is worker 1
+            assert workers.each(os.getpid) == workers.pids
+            tasks = [json.loads(config)["task"] for config in workers.each(os.getenv, "TF_CONFIG")]
+            assert tasks == [{"type": "worker", "index": 0}, {"type": "worker", "index": 1}]
+            started = [p for p in _own_processes() if p.pid not in before]
             raise RuntimeError("a cell failed")
     psutil.wait_procs(started, timeout=30)
     assert not [p for p in started if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]

@@ -157,3 +157,33 @@ def test_run_coordinator_refuses_a_missing_script_and_a_bad_kill(tmp_path):
         parameter_server.run_coordinator(script, num_workers=2, kill=(2, 1))
     with pytest.raises(ValueError, match="num_ps must be an int >= 1"):
         parameter_server.run_coordinator(script, num_ps=0)
+
+
+def test_a_cluster_on_engines_has_the_last_engines_as_ps_and_this_process_as_chief():
+    from tfdist_edu import engines, tfconfig
+
+    workers = engines.Workers(None, None)  # what start() fills in: here only the engines' addresses
+    workers.spec = tfconfig.ClusterSpec.local(workers=3)
+    hosts = [address for _, _, address in workers.spec.tasks()]
+    spec = parameter_server.cluster_on(workers, num_ps=1)
+    assert spec.as_dict()["worker"] == hosts[:2] and spec.as_dict()["ps"] == hosts[2:]
+    [chief] = spec.as_dict()["chief"]
+    assert chief.startswith("localhost:") and chief not in hosts
+    for bad in (0, 3, True, "1"):
+        with pytest.raises(ValueError, match=r"num_ps must be an int from 1 to 2 \(one engine at least must be a worker\)"):
+            parameter_server.cluster_on(workers, num_ps=bad)
+
+
+def test_the_coordinators_log_keeps_the_first_line_of_each_warning_and_error_in_the_block():
+    import logging
+
+    logger = logging.getLogger("tensorflow")
+    logger.error("outside the block")
+    with parameter_server.coordinator_log() as events:
+        logger.error("Worker /job:worker/replica:0/task:1 failed with UnavailableError()\nAdditional GRPC error")
+        logger.warning("a warning")
+        logger.info("an info line")
+    logger.error("after the block")
+    assert [line for _, line in events] == [
+        "Worker /job:worker/replica:0/task:1 failed with UnavailableError()", "a warning"]
+    assert all(0 <= seconds < 5 for seconds, _ in events)

@@ -23,6 +23,7 @@ import contextlib
 import json
 import os
 import socket
+import time
 
 from tfdist_edu import tfconfig
 from tfdist_edu.engines import on_engine, watchdog
@@ -49,6 +50,7 @@ class Workers:
         self.cluster, self.guard, self.job = cluster, guard, job  # guard: ends them if the kernel dies
         self.client = self.view = self.spec = None
         self.ids, self.nodes, self.pids = [], [], []  # the engines' ids, nodes and pids, worker 0 first
+        self.engine_options, self.configure_args = {}, ()  # how start() started and set up each engine
 
     def __len__(self):
         return len(self.ids)  # the workers started, a killed one included
@@ -78,6 +80,26 @@ class Workers:
         if not 0 <= index < len(self.ids):
             raise ValueError(f"there is no worker {index}: the workers are 0 to {len(self.ids) - 1}")
         self.client.send_signal(signal, targets=[self.ids[index]], block=True)
+
+    def restart(self, index, timeout=60):
+        """Start a new engine in the place of worker ``index`` (one that was killed), with that
+        worker's environment and TF_CONFIG, and make it worker ``index``; return its pid. Its
+        TensorFlow task starts afresh: whatever the old process held is gone with it. ``each``
+        then runs on the new engine; ``%%px`` cells do after ``activate()`` again."""
+        if not 0 <= index < len(self.ids):
+            raise ValueError(f"there is no worker {index}: the workers are 0 to {len(self.ids) - 1}")
+        known = set(self.client.ids) | set(self.ids)
+        self.cluster.start_engines_sync(1, **self.engine_options)
+        deadline = time.monotonic() + timeout
+        while not (new := sorted(set(self.client.ids) - known)):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no new engine registered within {timeout} s")
+            time.sleep(0.1)
+        config = json.dumps(self.spec.tf_config("worker", index))
+        pid = self.client[new[0]].apply_sync(on_engine.configure, *self.configure_args, config)
+        self.view = self.client[[*self.ids[:index], new[0], *self.ids[index + 1:]]]  # for each()
+        self.ids[index], self.pids[index] = new[0], pid
+        return pid
 
     def stop(self):
         """Stop the engines and the controller, and cancel their Slurm job; then end whatever
@@ -126,7 +148,9 @@ def start(num_workers=2, threads=None, legacy_keras=False, slurm=None):
     workers = Workers(cluster, watchdog.guard(cluster.cluster_id, job), job)
     try:
         cluster.start_controller_sync()
-        cluster.start_engines_sync(num_workers, **(slurm.launcher_options(cluster) if slurm else {}))
+        workers.engine_options = slurm.launcher_options(cluster) if slurm else {}
+        workers.configure_args = (threads, legacy_keras)
+        cluster.start_engines_sync(num_workers, **workers.engine_options)
         workers.client = cluster.connect_client_sync()
         # A Slurm job may wait in the queue: up to 10 minutes.
         workers.client.wait_for_engines(num_workers, timeout=600 if slurm else 60, interactive=False)

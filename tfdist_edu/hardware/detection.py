@@ -71,8 +71,10 @@ def detect(probe_tpu=None):
 
 def _logical_device_names(tf, started):
     """Return the logical device names, predicted from the configuration before a start."""
-    if started:
-        return [d.name for d in tf.config.list_logical_devices()]
+    if started:  # this process's own: connected to a cluster, TensorFlow lists every task's
+        names = [d.name for d in tf.config.list_logical_devices()]  # devices, its own first
+        own = names[0].rsplit("/device:", 1)[0] + "/device:" if names else ""
+        return [name for name in names if name.startswith(own)]
     names, counters = [], {}
     for device in tf.config.get_visible_devices():  # one name per configured split, else one
         for _ in range(len(tf.config.get_logical_device_configuration(device) or [None])):
