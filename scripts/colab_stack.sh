@@ -117,6 +117,23 @@ fi
 PIP=("${PY[@]}" -m pip install --quiet --disable-pip-version-check)
 STAMP=$HOST_VENV
 
+# With UV (make passes its .venv-uv/bin/uv), uv installs Colab's stack: the same versions as
+# pip, downloaded and unpacked in parallel (inside the root: the binary and its cache bound in).
+# The course itself is still installed by pip, as Colab's setup cell installs it.
+STACK_PIP=("${PIP[@]}")
+if [ -n "${UV:-}" ] && [ -x "$UV" ]; then
+    UV_BIN=$(realpath "$UV")
+    UV_CACHE=${UV_CACHE_DIR:-$HOME/.cache/uv}
+    mkdir -p "$UV_CACHE"
+    if [ "$MODE" = root ]; then
+        binds+=(--ro-bind "$UV_BIN" /usr/local/bin/uv --bind "$UV_CACHE" "$UV_CACHE")
+        STACK_PIP=(inroot env UV_CACHE_DIR="$UV_CACHE" /usr/local/bin/uv pip install --quiet
+                   --python "$VENV/bin/python")
+    else
+        STACK_PIP=(env UV_CACHE_DIR="$UV_CACHE" "$UV_BIN" pip install --quiet --python "$VENV/bin/python")
+    fi
+fi
+
 # Colab's pip is recent; the venv's bundled one may be older and reject git+file:// requirements.
 if [ ! -e "$STAMP/.pip-upgraded" ]; then
     "${PIP[@]}" --upgrade pip
@@ -128,7 +145,7 @@ fi
 # resolves to the newest release that accepts Colab's ipywidgets 7, as it does in the
 # exercises' setup cell.
 if [ ! "$STAMP/.stack-installed" -nt "$PINS" ] || [ ! "$STAMP/.stack-installed" -nt "$0" ]; then
-    "${PIP[@]}" -r "$PINS" -c "$PINS" matplotlib pandas tensorboard otter-grader \
+    "${STACK_PIP[@]}" -r "$PINS" -c "$PINS" matplotlib pandas tensorboard otter-grader \
         pytest nbval nbformat nbclient portpicker psutil pyyaml
     touch "$STAMP/.stack-installed"
 fi
