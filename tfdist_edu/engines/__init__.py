@@ -103,11 +103,17 @@ class Workers:
 
     def stop(self):
         """Stop the engines and the controller, and cancel their Slurm job; then end whatever
-        of them did not exit (TensorFlow's servers may ignore SIGTERM) and the guard."""
+        of them did not exit and the guard. Engines of this machine get SIGKILL first: nothing
+        in them needs a clean exit, and one that holds a TensorFlow server ignores the polite
+        signal, so ipyparallel would wait 5 s for each before killing it."""
         cluster, self.cluster = self.cluster, None
         if cluster is not None:
             try:
                 if self.client is not None:
+                    live = [i for i in self.ids if i in set(self.client.ids)]
+                    if self.job is None and live:
+                        with contextlib.suppress(Exception):  # one may have died meanwhile
+                            self.client.send_signal("SIGKILL", targets=live, block=True)
                     self.client.close()
                 cluster.stop_cluster_sync()
             finally:
