@@ -118,7 +118,8 @@ PIP=("${PY[@]}" -m pip install --quiet --disable-pip-version-check)
 STAMP=$HOST_VENV
 
 # With UV (make passes its .venv-uv/bin/uv), uv installs Colab's stack: the same versions as
-# pip, downloaded and unpacked in parallel (inside the root: the binary and its cache bound in).
+# pip, downloaded and unpacked in parallel (inside the root: the binary and its cache bound in),
+# with their bytecode compiled, as pip does.
 # The course itself is still installed by pip, as Colab's setup cell installs it.
 STACK_PIP=("${PIP[@]}")
 if [ -n "${UV:-}" ] && [ -x "$UV" ]; then
@@ -127,10 +128,10 @@ if [ -n "${UV:-}" ] && [ -x "$UV" ]; then
     mkdir -p "$UV_CACHE"
     if [ "$MODE" = root ]; then
         binds+=(--ro-bind "$UV_BIN" /usr/local/bin/uv --bind "$UV_CACHE" "$UV_CACHE")
-        STACK_PIP=(inroot env UV_CACHE_DIR="$UV_CACHE" /usr/local/bin/uv pip install --quiet
+        STACK_PIP=(inroot env UV_CACHE_DIR="$UV_CACHE" /usr/local/bin/uv pip install --quiet --compile-bytecode
                    --python "$VENV/bin/python")
     else
-        STACK_PIP=(env UV_CACHE_DIR="$UV_CACHE" "$UV_BIN" pip install --quiet --python "$VENV/bin/python")
+        STACK_PIP=(env UV_CACHE_DIR="$UV_CACHE" "$UV_BIN" pip install --quiet --compile-bytecode --python "$VENV/bin/python")
     fi
 fi
 

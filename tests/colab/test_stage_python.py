@@ -32,3 +32,11 @@ def test_installing_the_course_moved_no_pinned_package(pins):
     assert {n: after.get(n) for n in pinned} == pinned
     assert {n: (v, after.get(n)) for n, v in before.items() if after.get(n) != v} == {}
     assert "tfdist-edu" in after
+
+
+def test_colabs_tensorflow_is_installed_with_its_compiled_bytecode():
+    # As in the course's own environment (tests/project): no process compiles TensorFlow at import.
+    import importlib.util
+
+    origin = importlib.util.find_spec("tensorflow").origin
+    assert Path(importlib.util.cache_from_source(origin)).exists(), origin

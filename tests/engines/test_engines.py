@@ -23,6 +23,12 @@ def test_a_killed_worker_dies_alone_a_restarted_one_takes_its_place_and_an_error
         with engines.start(2) as workers:
             started = [p for p in _own_processes() if p.pid not in before]
             assert len(set(workers.pids)) == 2 and set(workers.pids) <= {p.pid for p in started}
+            # The hub pings every 0.5 s (an engine registers at its first ping) and still allows
+            # 30 s of silence; each engine allows the hub 150 s.
+            command_lines = [" ".join(p.cmdline()) for p in started]
+            assert any("--HeartMonitor.period=500 --HeartMonitor.max_heartmonitor_misses=60" in line
+                       for line in command_lines), command_lines
+            assert sum("--IPEngine.max_heartbeat_misses=300" in line for line in command_lines) >= 2
             assert workers.each(os.getpid) == workers.pids  # worker 0 first
             with pytest.raises(ValueError, match="there is no worker 2: the workers are 0 to 1"):
                 workers.kill(2)

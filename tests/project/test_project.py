@@ -140,3 +140,12 @@ def test_test_files_have_unique_names_so_pytest_can_collect_them_all():
     # tests/ has no __init__.py files: two test_x.py in different folders stop collection.
     names = [p.name for p in (ROOT / "tests").rglob("test_*.py")]
     assert len(names) == len(set(names)), sorted(n for n in set(names) if names.count(n) > 1)
+
+
+def test_the_test_environment_holds_tensorflows_compiled_bytecode():
+    # uv writes no .pyc unless asked (--compile-bytecode); where PYTHONDONTWRITEBYTECODE is set,
+    # as on CI's machines, every process would then compile TensorFlow's modules at import.
+    import importlib.util
+
+    origin = importlib.util.find_spec("tensorflow").origin
+    assert pathlib.Path(importlib.util.cache_from_source(origin)).exists(), origin
